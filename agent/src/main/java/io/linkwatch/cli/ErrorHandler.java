@@ -1,0 +1,26 @@
+package io.linkwatch.cli;
+
+import io.linkwatch.config.ConfigException;
+import io.linkwatch.runtime.BackendUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns the errors an operator can fix into one line and exit code 2, without a stack trace.
+ * Anything else is a bug and keeps its trace.
+ */
+final class ErrorHandler implements IExecutionExceptionHandler {
+  @Override
+  public int handleExecutionException(Exception e, CommandLine cli, ParseResult parsed) {
+    if (e instanceof BackendUnavailableException
+        || e instanceof ConfigException
+        || e instanceof UsageException) {
+      cli.getErr().println("linkwatch: " + e.getMessage());
+      return Main.EXIT_USAGE;
+    }
+    cli.getErr().println("linkwatch: unexpected error, please report it:");
+    e.printStackTrace(cli.getErr());
+    return Main.EXIT_FAILED;
+  }
+}

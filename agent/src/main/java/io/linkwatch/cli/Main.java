@@ -1,0 +1,35 @@
+package io.linkwatch.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code linkwatch} command. Exit codes: 0 success, 1 a probe target failed, 2 bad usage,
+ * configuration or a missing backend library.
+ */
+@Command(
+    name = "linkwatch",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Active link probes for accelerator servers, published as Prometheus metrics.",
+    subcommands = {
+      RunCommand.class,
+      ProbeCommand.class,
+      TopoCommand.class,
+      CheckConfigCommand.class,
+      WorkerCommand.class
+    })
+public final class Main {
+  public static final int EXIT_FAILED = 1;
+  public static final int EXIT_USAGE = 2;
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler(new ErrorHandler());
+    return cli.execute(args);
+  }
+}

@@ -1,0 +1,18 @@
+package io.linkwatch.cli;
+
+import io.linkwatch.runtime.Backend;
+import picocli.CommandLine.Option;
+
+/** Options every one-shot probe command shares. */
+final class ProbeOptions {
+  @Option(
+      names = "--backend",
+      converter = BackendConverter.class,
+      defaultValue = "ascend",
+      description =
+          "Device runtime: ascend (CANN's libascendcl.so) or sim. Default: ${DEFAULT-VALUE}.")
+  Backend backend;
+
+  @Option(names = "--json", description = "Print the results as JSON instead of a table.")
+  boolean json;
+}

@@ -1,0 +1,43 @@
+package io.linkwatch.cli;
+
+import io.linkwatch.probe.topology.RuntimeTopologySource;
+import io.linkwatch.probe.topology.TopologySource;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.util.ByteSize;
+import java.util.List;
+
+/** Opens the device runtime for a backend and checks command-line values against it. */
+final class Runtimes {
+  private Runtimes() {}
+
+  static DeviceRuntime open(Backend backend) {
+    return AscendRuntime.open(backend);
+  }
+
+  static TopologySource topologySource() {
+    return new RuntimeTopologySource();
+  }
+
+  /** A size above a device's memory is a usage error, found before any device work starts. */
+  static void checkSizesFit(DeviceRuntime runtime, List<Long> sizes, String option) {
+    int n = runtime.deviceCount();
+    for (int d = 0; d < n; d++) {
+      long total = runtime.memoryInfo(d).totalBytes();
+      for (long size : sizes) {
+        if (size > total) {
+          throw new UsageException(
+              option
+                  + ": "
+                  + ByteSize.format(size)
+                  + " is more than device "
+                  + d
+                  + "'s memory ("
+                  + ByteSize.format(total)
+                  + ")");
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.linkwatch.probe;
+
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.Topology;
+import io.linkwatch.runtime.DeviceBuffer;
+import io.linkwatch.runtime.DeviceException;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.util.ByteSize;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Copy bandwidth for each ordered device pair: peer access enabled both ways, each copy timed with
+ * device events on the source's stream, median over the iterations, and the copied data checked.
+ * One pair's failure is that pair's result; the other pairs still run.
+ *
+ * <p>Produces e.g. {@code P2pBandwidth[src=0, dst=1, link=SIO, sizeBytes=268435456,
+ * bytesPerSecond=1.55e11, secondsPerCopy=0.00173]}.
+ */
+public final class P2pProbe implements Probe {
+  private final P2pSettings settings;
+
+  public P2pProbe(P2pSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public ProbeRun run(ProbeContext context) {
+    DeviceRuntime runtime = context.runtime();
+    int devices = runtime.deviceCount();
+    if (devices < 2) {
+      return ProbeRun.notApplicable(ProbeKind.P2P.id(), "p2p needs two devices, found " + devices);
+    }
+    List<DevicePair> pairs =
+        settings.pairs().isEmpty() ? DevicePair.all(devices) : settings.pairs();
+    Topology topology = context.topology().load(runtime);
+    List<TargetResult> results = new ArrayList<>();
+    for (DevicePair pair : pairs) {
+      results.add(measure(context, topology, pair, devices));
+    }
+    return ProbeRun.of(ProbeKind.P2P.id(), results);
+  }
+
+  private TargetResult measure(
+      ProbeContext context, Topology topology, DevicePair pair, int devices) {
+    long started = System.nanoTime();
+    String target = pair.toString();
+    if (pair.src() >= devices || pair.dst() >= devices) {
+      return TargetResult.failure(
+          target,
+          Outcome.ERROR,
+          "no device " + Math.max(pair.src(), pair.dst()) + " (found " + devices + ")",
+          0);
+    }
+    DeviceRuntime runtime = context.runtime();
+    try {
+      if (!runtime.canAccessPeer(pair.src(), pair.dst())) {
+        return TargetResult.failure(
+            target,
+            Outcome.ERROR,
+            "aclrtDeviceCanAccessPeer: device " + pair.src() + " cannot reach device " + pair.dst(),
+            seconds(started));
+      }
+      runtime.enablePeerAccess(pair.src(), pair.dst());
+      runtime.enablePeerAccess(pair.dst(), pair.src());
+      String link = topology.link(pair.src(), pair.dst()).label();
+      List<Measurement> measured = new ArrayList<>();
+      for (long size : settings.sizes()) {
+        context.progress().step(target + " " + ByteSize.format(size));
+        measured.add(measureSize(runtime, pair, link, size));
+      }
+      return TargetResult.success(target, seconds(started), measured);
+    } catch (DeviceException | DataMismatchException e) {
+      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), seconds(started));
+    }
+  }
+
+  private P2pBandwidth measureSize(DeviceRuntime runtime, DevicePair pair, String link, long size) {
+    try (DeviceBuffer src = runtime.allocate(pair.src(), size);
+        DeviceBuffer dst = runtime.allocate(pair.dst(), size)) {
+      DataCheck check = new DataCheck(runtime);
+      check.fill(src, 31L * pair.src() + pair.dst());
+      double seconds =
+          new CopyTimer(runtime, settings.warmup(), settings.iterations())
+              .medianSeconds(dst, src, size, pair.src());
+      String mismatch = check.compare(src, dst, size);
+      if (!mismatch.isEmpty()) {
+        throw new DataMismatchException(
+            "p2p " + pair + " " + ByteSize.format(size) + ": " + mismatch);
+      }
+      return new P2pBandwidth(pair.src(), pair.dst(), link, size, size / seconds, seconds);
+    }
+  }
+
+  static double seconds(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+}

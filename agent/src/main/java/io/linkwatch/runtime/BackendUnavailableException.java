@@ -1,0 +1,14 @@
+package io.linkwatch.runtime;
+
+/**
+ * The selected backend's native library cannot be loaded. Its message is meant to be shown to the
+ * operator as it is, on one line, e.g. {@code libascendcl.so not found: install CANN and source
+ * set_env.sh, or use --backend sim}.
+ */
+public class BackendUnavailableException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public BackendUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,80 @@
+package io.linkwatch.runtime;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The accelerator as probes see it: devices, memory, streams, events, copies and collectives. It is
+ * the only way probes reach a device. Every failing call throws {@link DeviceException}; every
+ * resource it hands out is a {@link Handle} or {@link HostBuffer} the caller closes.
+ *
+ * <p>Calls that take a device make it the calling thread's current device first, as AscendCL's
+ * per-thread device model requires.
+ */
+public interface DeviceRuntime extends AutoCloseable {
+  Backend backend();
+
+  int deviceCount();
+
+  /** The SoC name, e.g. {@code Ascend910_9382}. */
+  String socName();
+
+  MemoryInfo memoryInfo(int device);
+
+  /** The physical id of a logical device, or empty when the runtime cannot tell. */
+  Optional<Integer> physicalId(int device);
+
+  /** The link between two devices as the runtime reports it, or empty when it cannot tell. */
+  Optional<LinkType> linkType(int device, int other);
+
+  boolean canAccessPeer(int device, int peer);
+
+  /** Lets {@code device} reach {@code peer}'s memory; enabling twice is harmless. */
+  void enablePeerAccess(int device, int peer);
+
+  DeviceBuffer allocate(int device, long bytes);
+
+  /** Page-locked host memory from the device runtime ({@code aclrtMallocHost}). */
+  HostBuffer allocatePinned(long bytes);
+
+  /**
+   * Page-locks existing host memory ({@code aclrtHostRegisterV2}). Empty when the library lacks the
+   * call; the returned handle unregisters on close.
+   */
+  Optional<AutoCloseable> registerPinned(HostBuffer buffer);
+
+  DeviceStream createStream(int device);
+
+  DeviceEvent createEvent(int device);
+
+  void copyAsync(
+      Memory dst, long dstOffset, Memory src, long srcOffset, long bytes, DeviceStream stream);
+
+  /** A synchronous copy, for filling and checking buffers outside the timed path. */
+  void copy(Memory dst, long dstOffset, Memory src, long srcOffset, long bytes);
+
+  void record(DeviceEvent event, DeviceStream stream);
+
+  void synchronize(DeviceStream stream);
+
+  /** Device time between two recorded events, in milliseconds. */
+  float elapsedMillis(DeviceEvent start, DeviceEvent end);
+
+  /** One communicator per device, all of one group ({@code HcclCommInitAll}). */
+  List<Communicator> initCollective(int[] devices);
+
+  /** Sum-allreduce of {@code count} elements; call it from one thread per rank. */
+  void allReduceSum(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long count,
+      DataType type,
+      Communicator comm,
+      DeviceStream stream);
+
+  /** Resource counts that the sim keeps, for leak checks; empty on real hardware. */
+  Optional<Long> liveAllocations();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,59 @@
+package io.linkwatch.runtime;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The kind of path between two devices, as npu-smi and AscendCL name it. {@link #UNKNOWN} is what a
+ * pair gets when no topology source answers.
+ */
+public enum LinkType {
+  SELF("X", 0),
+  HCCS("HCCS", 0x01),
+  PIX("PIX", 0x02),
+  PXB("PXB", 0),
+  PHB("PHB", 0x08),
+  SYS("SYS", 0x10),
+  SIO("SIO", 0x20),
+  HCCS_SW("HCCS_SW", 0x40),
+  UB("UB", 0),
+  NA("NA", 0),
+  UNKNOWN("unknown", 0);
+
+  private final String label;
+  private final long aclTopologyBit;
+
+  LinkType(String label, long aclTopologyBit) {
+    this.label = label;
+    this.aclTopologyBit = aclTopologyBit;
+  }
+
+  /** The text used in metric labels and tables, e.g. {@code SIO}. */
+  public String label() {
+    return label;
+  }
+
+  /** Maps an npu-smi topology token; tokens this version does not know are empty. */
+  public static Optional<LinkType> fromToken(String token) {
+    String t = token.strip().toUpperCase(Locale.ROOT);
+    for (LinkType type : values()) {
+      if (type != UNKNOWN && type.label.equals(t)) {
+        return Optional.of(type);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Maps an {@code aclrtGetDevicesTopo} value (ACL_RT_DEVS_TOPOLOGY_* bits). When several bits are
+   * set the fastest kind wins, in the order SIO, HCCS, HCCS_SW, PIX, PHB, SYS.
+   */
+  public static LinkType fromAclTopology(long value) {
+    for (LinkType type : new LinkType[] {SIO, HCCS, HCCS_SW, PIX, PHB, SYS}) {
+      if ((value & type.aclTopologyBit) != 0) {
+        return type;
+      }
+    }
+    return UNKNOWN;
+  }
+}

@@ -1,0 +1,8 @@
+package io.linkwatch.runtime;
+
+/** A range of memory a copy can read from or write to: device memory or a host buffer. */
+public interface Memory {
+  long address();
+
+  long size();
+}

@@ -1,0 +1,116 @@
+package io.linkwatch.runtime.ascend;
+
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.BackendUnavailableException;
+import java.util.Optional;
+
+/**
+ * Loads the libraries behind a backend. {@code ascend} loads CANN's {@code libascendcl.so} and
+ * {@code libhccl.so} (or {@code libhcomm.so}, where newer CANN moved the communicator calls) by
+ * name, as the dynamic linker finds them after {@code set_env.sh}. {@code sim} loads {@code
+ * liblinkwatch-sim.so}, which exports all of them: from {@code LINKWATCH_SIM_LIBRARY} when set,
+ * else the copy inside the jar. HCCL is loaded on first use, so a host without it can still run the
+ * other probes.
+ */
+public final class AscendLibraries {
+  static final String SIM_LIBRARY_ENV = "LINKWATCH_SIM_LIBRARY";
+
+  private final Backend backend;
+  private final AclLibrary acl;
+  private final Optional<SimLibrary> sim;
+  private final String simPath;
+  private HcclLibrary hcclOps;
+  private HcclLibrary hcclComm;
+
+  private AscendLibraries(Backend backend, AclLibrary acl, Optional<SimLibrary> sim, String path) {
+    this.backend = backend;
+    this.acl = acl;
+    this.sim = sim;
+    this.simPath = path;
+  }
+
+  public static AscendLibraries load(Backend backend) {
+    if (backend == Backend.SIM) {
+      String path = simLibraryName();
+      try {
+        return new AscendLibraries(
+            backend,
+            Native.load(path, AclLibrary.class),
+            Optional.of(Native.load(path, SimLibrary.class)),
+            path);
+      } catch (UnsatisfiedLinkError e) {
+        throw new BackendUnavailableException(
+            "liblinkwatch-sim.so could not be loaded (" + firstLine(e) + ")", e);
+      }
+    }
+    try {
+      return new AscendLibraries(
+          backend, Native.load("ascendcl", AclLibrary.class), Optional.empty(), null);
+    } catch (UnsatisfiedLinkError e) {
+      throw new BackendUnavailableException(
+          "libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim", e);
+    }
+  }
+
+  private static String simLibraryName() {
+    String override = System.getenv(SIM_LIBRARY_ENV);
+    return override != null && !override.isBlank() ? override : "linkwatch-sim";
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+
+  public Backend backend() {
+    return backend;
+  }
+
+  public AclLibrary acl() {
+    return acl;
+  }
+
+  public Optional<SimLibrary> sim() {
+    return sim;
+  }
+
+  /** The library holding {@code HcclAllReduce}. */
+  public synchronized HcclLibrary hcclOps() {
+    if (hcclOps == null) {
+      hcclOps = loadHccl("hccl");
+    }
+    return hcclOps;
+  }
+
+  /** The library holding the communicator calls: libhccl.so in classic CANN, else libhcomm.so. */
+  public synchronized HcclLibrary hcclComm() {
+    if (hcclComm == null) {
+      HcclLibrary ops = hcclOps();
+      hcclComm = exports("hccl", "HcclCommInitAll") ? ops : loadHccl("hcomm");
+    }
+    return hcclComm;
+  }
+
+  private HcclLibrary loadHccl(String name) {
+    String actual = backend == Backend.SIM ? simPath : name;
+    try {
+      return Native.load(actual, HcclLibrary.class);
+    } catch (UnsatisfiedLinkError e) {
+      throw new BackendUnavailableException(
+          "lib" + name + ".so not found: install CANN's HCCL and source set_env.sh", e);
+    }
+  }
+
+  private boolean exports(String name, String symbol) {
+    String actual = backend == Backend.SIM ? simPath : name;
+    try {
+      NativeLibrary.getInstance(actual).getFunction(symbol);
+      return true;
+    } catch (UnsatisfiedLinkError e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,357 @@
+package io.linkwatch.runtime.ascend;
+
+import static io.linkwatch.runtime.ascend.AclLibrary.Constants.*;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.FloatByReference;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
+import com.sun.jna.ptr.PointerByReference;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.Communicator;
+import io.linkwatch.runtime.DataType;
+import io.linkwatch.runtime.DeviceBuffer;
+import io.linkwatch.runtime.DeviceEvent;
+import io.linkwatch.runtime.DeviceException;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.DeviceStream;
+import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.runtime.LinkType;
+import io.linkwatch.runtime.Memory;
+import io.linkwatch.runtime.MemoryInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link DeviceRuntime} over AscendCL and HCCL. The same code runs against CANN and against the
+ * sim: only the loaded library differs. Every non-zero return becomes a {@link DeviceException}
+ * with {@code aclGetRecentErrMsg}'s (or {@code HcclGetErrorString}'s) text.
+ */
+public final class AscendRuntime implements DeviceRuntime {
+  private static final Logger log = LoggerFactory.getLogger(AscendRuntime.class);
+
+  /** AscendCL's code for a call the library or device does not support. */
+  private static final int ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
+
+  private final AscendLibraries libs;
+  private final AclLibrary acl;
+  private final ThreadLocal<Integer> currentDevice = new ThreadLocal<>();
+  private final Map<Integer, AtomicInteger> deviceUses = new ConcurrentHashMap<>();
+  private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
+
+  public AscendRuntime(AscendLibraries libs) {
+    this.libs = libs;
+    this.acl = libs.acl();
+    int rc = acl.aclInit(null);
+    if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
+      throw error("aclInit", rc);
+    }
+  }
+
+  public static AscendRuntime open(Backend backend) {
+    return new AscendRuntime(AscendLibraries.load(backend));
+  }
+
+  @Override
+  public Backend backend() {
+    return libs.backend();
+  }
+
+  private DeviceException error(String function, int code) {
+    return new DeviceException(function, code, acl.aclGetRecentErrMsg());
+  }
+
+  private void check(String function, int code) {
+    if (code != ACL_SUCCESS) {
+      throw error(function, code);
+    }
+  }
+
+  private void checkHccl(String function, int code) {
+    if (code != 0) {
+      throw new DeviceException(function, code, libs.hcclComm().HcclGetErrorString(code));
+    }
+  }
+
+  /** Makes {@code device} the calling thread's current device, once per thread and device. */
+  private void use(int device) {
+    Integer current = currentDevice.get();
+    if (current == null || current != device) {
+      check("aclrtSetDevice", acl.aclrtSetDevice(device));
+      deviceUses.computeIfAbsent(device, d -> new AtomicInteger()).incrementAndGet();
+      currentDevice.set(device);
+    }
+  }
+
+  @Override
+  public int deviceCount() {
+    IntByReference count = new IntByReference();
+    check("aclrtGetDeviceCount", acl.aclrtGetDeviceCount(count));
+    return count.getValue();
+  }
+
+  @Override
+  public String socName() {
+    String name = acl.aclrtGetSocName();
+    return name == null ? "unknown" : name;
+  }
+
+  @Override
+  public MemoryInfo memoryInfo(int device) {
+    use(device);
+    LongByReference free = new LongByReference();
+    LongByReference total = new LongByReference();
+    check("aclrtGetMemInfo", acl.aclrtGetMemInfo(ACL_HBM_MEM, free, total));
+    return new MemoryInfo(free.getValue(), total.getValue());
+  }
+
+  @Override
+  public Optional<Integer> physicalId(int device) {
+    IntByReference phy = new IntByReference();
+    try {
+      int rc = acl.aclrtGetPhyDevIdByLogicDevId(device, phy);
+      if (rc != ACL_SUCCESS) {
+        log.debug("aclrtGetPhyDevIdByLogicDevId({}) returned {}", device, rc);
+        acl.aclGetRecentErrMsg();
+        return Optional.empty();
+      }
+      return Optional.of(phy.getValue());
+    } catch (UnsatisfiedLinkError e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Optional<LinkType> linkType(int device, int other) {
+    LongByReference value = new LongByReference();
+    try {
+      int rc = acl.aclrtGetDevicesTopo(device, other, value);
+      if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        acl.aclGetRecentErrMsg();
+        return Optional.empty();
+      }
+      check("aclrtGetDevicesTopo", rc);
+      return Optional.of(LinkType.fromAclTopology(value.getValue()));
+    } catch (UnsatisfiedLinkError e) {
+      // Older CANN releases lack the symbol; the caller falls back to npu-smi.
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public boolean canAccessPeer(int device, int peer) {
+    IntByReference can = new IntByReference();
+    check("aclrtDeviceCanAccessPeer", acl.aclrtDeviceCanAccessPeer(can, device, peer));
+    return can.getValue() == 1;
+  }
+
+  @Override
+  public void enablePeerAccess(int device, int peer) {
+    long key = ((long) device << 32) | (peer & 0xffffffffL);
+    if (peersEnabled.contains(key)) {
+      return;
+    }
+    use(device);
+    check("aclrtDeviceEnablePeerAccess", acl.aclrtDeviceEnablePeerAccess(peer, 0));
+    peersEnabled.add(key);
+  }
+
+  @Override
+  public DeviceBuffer allocate(int device, long bytes) {
+    use(device);
+    PointerByReference ptr = new PointerByReference();
+    check("aclrtMalloc", acl.aclrtMalloc(ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+    Pointer p = ptr.getValue();
+    return new DeviceBuffer(
+        device, Pointer.nativeValue(p), bytes, () -> check("aclrtFree", acl.aclrtFree(p)));
+  }
+
+  @Override
+  public HostBuffer allocatePinned(long bytes) {
+    PointerByReference ptr = new PointerByReference();
+    check("aclrtMallocHost", acl.aclrtMallocHost(ptr, bytes));
+    Pointer p = ptr.getValue();
+    return new PointerHostBuffer(p, bytes, () -> check("aclrtFreeHost", acl.aclrtFreeHost(p)));
+  }
+
+  @Override
+  public Optional<AutoCloseable> registerPinned(HostBuffer buffer) {
+    Pointer p = new Pointer(buffer.address());
+    try {
+      int rc = acl.aclrtHostRegisterV2(p, buffer.size(), ACL_HOST_REG_PINNED);
+      if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        acl.aclGetRecentErrMsg();
+        return Optional.empty();
+      }
+      check("aclrtHostRegisterV2", rc);
+    } catch (UnsatisfiedLinkError e) {
+      return Optional.empty();
+    }
+    return Optional.of(() -> check("aclrtHostUnregister", acl.aclrtHostUnregister(p)));
+  }
+
+  @Override
+  public DeviceStream createStream(int device) {
+    use(device);
+    PointerByReference ref = new PointerByReference();
+    check("aclrtCreateStream", acl.aclrtCreateStream(ref));
+    Pointer s = ref.getValue();
+    return new DeviceStream(
+        device,
+        Pointer.nativeValue(s),
+        () -> check("aclrtDestroyStream", acl.aclrtDestroyStream(s)));
+  }
+
+  @Override
+  public DeviceEvent createEvent(int device) {
+    use(device);
+    PointerByReference ref = new PointerByReference();
+    check("aclrtCreateEvent", acl.aclrtCreateEvent(ref));
+    Pointer e = ref.getValue();
+    return new DeviceEvent(
+        device, Pointer.nativeValue(e), () -> check("aclrtDestroyEvent", acl.aclrtDestroyEvent(e)));
+  }
+
+  private static int kind(Memory dst, Memory src) {
+    boolean fromDevice = src instanceof DeviceBuffer;
+    boolean toDevice = dst instanceof DeviceBuffer;
+    if (fromDevice && toDevice) {
+      return ACL_MEMCPY_DEVICE_TO_DEVICE;
+    }
+    if (toDevice) {
+      return ACL_MEMCPY_HOST_TO_DEVICE;
+    }
+    return fromDevice ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+  }
+
+  @Override
+  public void copyAsync(
+      Memory dst, long dstOffset, Memory src, long srcOffset, long bytes, DeviceStream stream) {
+    use(stream.device());
+    check(
+        "aclrtMemcpyAsync",
+        acl.aclrtMemcpyAsync(
+            new Pointer(dst.address() + dstOffset),
+            dst.size() - dstOffset,
+            new Pointer(src.address() + srcOffset),
+            bytes,
+            kind(dst, src),
+            new Pointer(stream.address())));
+  }
+
+  @Override
+  public void copy(Memory dst, long dstOffset, Memory src, long srcOffset, long bytes) {
+    if (src instanceof DeviceBuffer d) {
+      use(d.device());
+    } else if (dst instanceof DeviceBuffer d) {
+      use(d.device());
+    }
+    check(
+        "aclrtMemcpy",
+        acl.aclrtMemcpy(
+            new Pointer(dst.address() + dstOffset),
+            dst.size() - dstOffset,
+            new Pointer(src.address() + srcOffset),
+            bytes,
+            kind(dst, src)));
+  }
+
+  @Override
+  public void record(DeviceEvent event, DeviceStream stream) {
+    use(stream.device());
+    check(
+        "aclrtRecordEvent",
+        acl.aclrtRecordEvent(new Pointer(event.address()), new Pointer(stream.address())));
+  }
+
+  @Override
+  public void synchronize(DeviceStream stream) {
+    use(stream.device());
+    check("aclrtSynchronizeStream", acl.aclrtSynchronizeStream(new Pointer(stream.address())));
+  }
+
+  @Override
+  public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
+    FloatByReference ms = new FloatByReference();
+    check(
+        "aclrtEventElapsedTime",
+        acl.aclrtEventElapsedTime(ms, new Pointer(start.address()), new Pointer(end.address())));
+    return ms.getValue();
+  }
+
+  @Override
+  public List<Communicator> initCollective(int[] devices) {
+    for (int d : devices) {
+      use(d);
+    }
+    HcclLibrary comm = libs.hcclComm();
+    Pointer[] comms = new Pointer[devices.length];
+    checkHccl("HcclCommInitAll", comm.HcclCommInitAll(devices.length, devices.clone(), comms));
+    List<Communicator> out = new ArrayList<>();
+    for (int rank = 0; rank < devices.length; rank++) {
+      Pointer c = comms[rank];
+      out.add(
+          new Communicator(
+              rank,
+              devices[rank],
+              Pointer.nativeValue(c),
+              () -> checkHccl("HcclCommDestroy", comm.HcclCommDestroy(c))));
+    }
+    return out;
+  }
+
+  @Override
+  public void allReduceSum(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long count,
+      DataType type,
+      Communicator comm,
+      DeviceStream stream) {
+    use(comm.device());
+    checkHccl(
+        "HcclAllReduce",
+        libs.hcclOps()
+            .HcclAllReduce(
+                new Pointer(send.address()),
+                new Pointer(recv.address()),
+                count,
+                type.hcclValue(),
+                HcclLibrary.HCCL_REDUCE_SUM,
+                new Pointer(comm.address()),
+                new Pointer(stream.address())));
+  }
+
+  @Override
+  public Optional<Long> liveAllocations() {
+    return libs.sim().map(SimLibrary::linkwatch_sim_live_allocations);
+  }
+
+  /** Resets every device this runtime set, as many times as it set it, then finalizes. */
+  @Override
+  public void close() {
+    deviceUses.forEach(
+        (device, uses) -> {
+          for (int i = 0; i < uses.get(); i++) {
+            int rc = acl.aclrtResetDevice(device);
+            if (rc != ACL_SUCCESS) {
+              log.warn(
+                  "aclrtResetDevice({}) returned {}: {}", device, rc, acl.aclGetRecentErrMsg());
+              break;
+            }
+          }
+        });
+    deviceUses.clear();
+    int rc = acl.aclFinalize();
+    if (rc != ACL_SUCCESS) {
+      log.warn("aclFinalize returned {}: {}", rc, acl.aclGetRecentErrMsg());
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package io.linkwatch.util;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses and prints byte counts: {@code 256MiB}, {@code 1GiB}, {@code 4096}, {@code 1GB}. The IEC
+ * units (KiB, MiB, GiB, TiB) are powers of two; KB, MB, GB and TB are powers of ten, as on disk
+ * labels; a bare number or {@code B} is bytes.
+ */
+public final class ByteSize {
+  private static final Pattern FORM =
+      Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?");
+
+  private ByteSize() {}
+
+  /**
+   * @throws IllegalArgumentException with a message that says what is wrong and what is accepted
+   */
+  public static long parse(String text) {
+    String t = text == null ? "" : text.strip();
+    Matcher m = FORM.matcher(t);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)");
+    }
+    BigDecimal value = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit(m.group(2))));
+    if (value.signum() <= 0) {
+      throw new IllegalArgumentException("'" + text + "' is not a size: it must be above 0");
+    }
+    try {
+      return value.setScale(0, java.math.RoundingMode.UNNECESSARY).longValueExact();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a whole number of bytes");
+    }
+  }
+
+  private static long unit(String unit) {
+    if (unit == null) {
+      return 1;
+    }
+    return switch (unit) {
+      case "B" -> 1L;
+      case "KiB" -> 1L << 10;
+      case "MiB" -> 1L << 20;
+      case "GiB" -> 1L << 30;
+      case "TiB" -> 1L << 40;
+      case "KB" -> 1_000L;
+      case "MB" -> 1_000_000L;
+      case "GB" -> 1_000_000_000L;
+      case "TB" -> 1_000_000_000_000L;
+      default -> throw new IllegalStateException(unit);
+    };
+  }
+
+  /** The shortest exact IEC form: {@code 268435456} prints as {@code 256MiB}. */
+  public static String format(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    long v = bytes;
+    while (i < units.length - 1 && v >= 1024 && v % 1024 == 0) {
+      v /= 1024;
+      i++;
+    }
+    return String.format(Locale.ROOT, "%d%s", v, units[i]);
+  }
+}
