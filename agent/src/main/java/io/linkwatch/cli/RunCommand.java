@@ -1,16 +1,97 @@
 package io.linkwatch.cli;
 
+import io.linkwatch.Agent;
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.ListenAddress;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.ascend.AscendLibraries;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code linkwatch run}. */
+/**
+ * {@code linkwatch run}: the long-running agent. Flags override the file. Without {@code --config},
+ * a missing {@code /etc/linkwatch/linkwatch.yaml} means built-in defaults; a file named with {@code
+ * --config} must exist. SIGTERM stops it cleanly.
+ */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
     description = "Run the agent: scheduled probes, served on /metrics.")
 final class RunCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--config",
+      description = "YAML configuration. Default: /etc/linkwatch/linkwatch.yaml.")
+  Path config;
+
+  @Option(
+      names = "--backend",
+      converter = BackendConverter.class,
+      description = "Device runtime (overrides the file): ascend or sim.")
+  Backend backend;
+
+  @Option(
+      names = "--listen",
+      description = "HOST:PORT to serve on (overrides the file). Default: 0.0.0.0:10187.")
+  String listen;
+
   @Override
-  public Integer call() {
-    throw new UsageException("run is not built yet");
+  public Integer call() throws Exception {
+    AgentConfig cfg = loadConfig();
+    if (backend != null) {
+      cfg = cfg.withBackend(backend);
+    }
+    if (listen != null) {
+      try {
+        cfg = cfg.withListen(ListenAddress.parse(listen));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--listen: " + e.getMessage());
+      }
+    }
+    // Fails with the one-line "not found" message before anything starts.
+    AscendLibraries.load(cfg.backend());
+    Agent agent = Agent.start(cfg, 1000);
+    String host = cfg.listen().host();
+    String shown = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host;
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "linkwatch: serving http://%s:%d/metrics%n",
+            shown.contains(":") ? "[" + shown + "]" : shown, agent.port());
+    spec.commandLine().getOut().flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  agent.close();
+                  stopped.countDown();
+                },
+                "shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  private AgentConfig loadConfig() {
+    if (config != null) {
+      return ConfigLoader.load(config);
+    }
+    if (Files.exists(ConfigLoader.DEFAULT_PATH)) {
+      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
+    }
+    log.info("no {}: using the built-in defaults", ConfigLoader.DEFAULT_PATH);
+    return ConfigLoader.defaults();
   }
 }

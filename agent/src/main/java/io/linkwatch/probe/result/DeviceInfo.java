@@ -11,4 +11,9 @@ public record DeviceInfo(
     String numaNode,
     String cpuAffinity,
     long memoryTotalBytes)
-    implements Measurement {}
+    implements Measurement {
+  @Override
+  public String summary() {
+    return toString();
+  }
+}

@@ -13,4 +13,9 @@ public record HostTransferBandwidth(
     long sizeBytes,
     double bytesPerSecond,
     String placementMethod)
-    implements Measurement {}
+    implements Measurement {
+  @Override
+  public String summary() {
+    return toString();
+  }
+}

@@ -26,4 +26,8 @@ public sealed interface Measurement
         HostBufferPages,
         DeviceMemoryBandwidth,
         LinkInfo,
-        DeviceInfo {}
+        DeviceInfo {
+
+  /** The figure for a log line, e.g. {@code 0->1 256MiB 155.1GB/s}. */
+  String summary();
+}

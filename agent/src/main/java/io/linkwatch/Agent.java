@@ -1,0 +1,102 @@
+package io.linkwatch;
+
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.http.HttpApi;
+import io.linkwatch.metrics.LinkwatchCollector;
+import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.schedule.DeviceBudget;
+import io.linkwatch.schedule.ProbeExecutor;
+import io.linkwatch.schedule.ProbeScheduler;
+import io.linkwatch.worker.WorkerProcess;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running agent: schedules feed worker runs into the result store, and the HTTP side serves
+ * what the store holds. Data flows one way: schedule, worker, store, {@code /metrics}.
+ */
+public final class Agent implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Agent.class);
+
+  private final ProbeExecutor executor;
+  private final ProbeScheduler scheduler;
+  private final HttpApi http;
+
+  private Agent(ProbeExecutor executor, ProbeScheduler scheduler, HttpApi http) {
+    this.executor = executor;
+    this.scheduler = scheduler;
+    this.http = http;
+  }
+
+  /**
+   * Starts serving at once and the first probe runs {@code firstDelayMillis} later (plus jitter).
+   */
+  public static Agent start(AgentConfig config, long firstDelayMillis) throws Exception {
+    Clock clock = Clock.systemUTC();
+    ResultStore store = new ResultStore(clock);
+    List<ProbeConfig> enabled = new ArrayList<>();
+    Map<String, Double> intervals = new LinkedHashMap<>();
+    config.probes().values().stream()
+        .filter(ProbeConfig::enabled)
+        .sorted((a, b) -> a.kind().compareTo(b.kind()))
+        .forEach(
+            p -> {
+              enabled.add(p);
+              intervals.put(p.kind().id(), p.schedule().nominalInterval().toMillis() / 1e3);
+            });
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(
+        new LinkwatchCollector(store, intervals, BuildInfo.version(), config.backend().id()));
+    ProbeExecutor executor =
+        new ProbeExecutor(
+            config,
+            store,
+            new WorkerProcess(config.workerJavaOptions()),
+            new DeviceBudget(clock, config.budget()));
+    ProbeScheduler scheduler = new ProbeScheduler(executor, enabled, firstDelayMillis);
+    HttpApi http =
+        HttpApi.start(
+            config.listen().host(),
+            config.listen().port(),
+            registry,
+            store,
+            scheduler::nextFireTimes);
+    scheduler.start();
+    log.info(
+        "linkwatch {} started: backend={} probes={} listen={}:{}",
+        BuildInfo.version(),
+        config.backend().id(),
+        intervals.keySet(),
+        config.listen().host(),
+        http.port());
+    return new Agent(executor, scheduler, http);
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  /** Stops scheduling, kills a worker in progress, closes HTTP. */
+  @Override
+  public void close() {
+    try {
+      scheduler.close();
+    } catch (Exception e) {
+      log.warn("stopping the scheduler: {}", e.getMessage());
+    }
+    executor.stop();
+    try {
+      http.close();
+    } catch (Exception e) {
+      log.warn("closing HTTP: {}", e.getMessage());
+    }
+    log.info("linkwatch stopped");
+  }
+}

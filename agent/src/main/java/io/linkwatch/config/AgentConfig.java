@@ -1,0 +1,42 @@
+package io.linkwatch.config;
+
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.runtime.Backend;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's whole configuration, validated. Built only by {@link ConfigLoader}; every field has a
+ * default, so an empty file is a valid config.
+ *
+ * @param budget the largest share of wall time probes may keep a device busy, over the last hour
+ */
+public record AgentConfig(
+    ListenAddress listen,
+    Backend backend,
+    HostPaths hostPaths,
+    List<String> topologyCommand,
+    List<String> workerJavaOptions,
+    double budget,
+    Map<ProbeKind, ProbeConfig> probes) {
+
+  public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
+
+  public AgentConfig {
+    topologyCommand = List.copyOf(topologyCommand);
+    workerJavaOptions = List.copyOf(workerJavaOptions);
+    probes = Map.copyOf(probes);
+  }
+
+  public AgentConfig withListen(ListenAddress l) {
+    return new AgentConfig(
+        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, probes);
+  }
+
+  public AgentConfig withBackend(Backend b) {
+    return new AgentConfig(
+        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, probes);
+  }
+}

@@ -1,0 +1,165 @@
+package io.linkwatch.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.DevicePair;
+import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Durations;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
+ * every error names its key path and reason; all errors of a file are reported together, e.g.
+ *
+ * <pre>
+ * /etc/linkwatch/linkwatch.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0
+ * /etc/linkwatch/linkwatch.yaml: probes.p2p.sizess: unknown key
+ * </pre>
+ */
+public final class ConfigLoader {
+  public static final Path DEFAULT_PATH = Path.of("/etc/linkwatch/linkwatch.yaml");
+  static final List<String> DEFAULT_TOPOLOGY_COMMAND = List.of("npu-smi", "info", "-t", "topo");
+
+  private ConfigLoader() {}
+
+  public static AgentConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException(file + ": no such file");
+    } catch (IOException e) {
+      throw new ConfigException(file + ": cannot read: " + e.getMessage());
+    }
+    return parse(file.toString(), text);
+  }
+
+  /** Validates {@code text}; {@code source} prefixes every message. */
+  public static AgentConfig parse(String source, String text) {
+    JsonNode root;
+    try {
+      root = new YAMLMapper().readTree(text);
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      String where = at == null ? "" : "line " + at.getLineNr() + ": ";
+      throw new ConfigException(
+          source + ": " + where + "not valid YAML: " + e.getOriginalMessage());
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      root = MissingNode.getInstance();
+    } else if (!root.isObject()) {
+      throw new ConfigException(source + ": the file must be a mapping of keys to values");
+    }
+    Problems problems = new Problems();
+    AgentConfig config = read(new ConfigNode("", root, problems), problems);
+    if (!problems.isEmpty()) {
+      StringBuilder msg = new StringBuilder();
+      for (String line : problems.lines()) {
+        msg.append(msg.length() == 0 ? "" : "\n").append(source).append(": ").append(line);
+      }
+      throw new ConfigException(msg.toString());
+    }
+    return config;
+  }
+
+  public static AgentConfig defaults() {
+    return parse("(defaults)", "");
+  }
+
+  private static AgentConfig read(ConfigNode root, Problems problems) {
+    ListenAddress listen = root.scalar("listen", ListenAddress.DEFAULT, ListenAddress::parse);
+    Backend backend = root.scalar("backend", Backend.ASCEND, Backend::parse);
+    double budget = root.number("budget", 0.05, 0.0001, 1.0);
+
+    ConfigNode paths = root.mapping("paths");
+    HostPaths hostPaths =
+        new HostPaths(
+            paths.scalar("procfs", Path.of("/proc"), ConfigLoader::absolutePath),
+            paths.scalar("sysfs", Path.of("/sys"), ConfigLoader::absolutePath));
+    paths.rejectUnknown();
+
+    ConfigNode topology = root.mapping("topology");
+    List<String> topologyCommand =
+        topology.list("command", DEFAULT_TOPOLOGY_COMMAND, s -> s, false);
+    topology.rejectUnknown();
+
+    ConfigNode worker = root.mapping("worker");
+    List<String> javaOptions = worker.list("java_options", List.of("-Xmx256m"), s -> s, true);
+    worker.rejectUnknown();
+
+    ConfigNode probesNode = root.mapping("probes");
+    Map<ProbeKind, ProbeConfig> probes = new EnumMap<>(ProbeKind.class);
+    for (ProbeKind kind : ProbeKind.values()) {
+      probes.put(kind, readProbe(kind, probesNode.mapping(kind.id()), problems));
+    }
+    probesNode.rejectUnknown();
+    root.rejectUnknown();
+    return new AgentConfig(
+        listen, backend, hostPaths, topologyCommand, javaOptions, budget, probes);
+  }
+
+  private static Path absolutePath(String text) {
+    Path p = Path.of(text);
+    if (!p.isAbsolute()) {
+      throw new IllegalArgumentException("'" + text + "' must be an absolute path");
+    }
+    return p;
+  }
+
+  private static ProbeConfig readProbe(ProbeKind kind, ConfigNode node, Problems problems) {
+    boolean enabled = node.bool("enabled", true);
+    Schedule schedule = Schedule.every(Durations.parse(kind.defaultInterval()));
+    boolean hasEvery = node.has("every");
+    boolean hasCron = node.has("cron");
+    if (hasEvery && hasCron) {
+      problems.add(node.path(), "set either every or cron, not both");
+    } else if (hasEvery) {
+      schedule =
+          Schedule.every(node.scalar("every", schedule.every().orElseThrow(), Durations::parse));
+    } else if (hasCron) {
+      schedule = node.scalar("cron", schedule, Schedule::cron);
+    }
+    Duration deadline = node.scalar("deadline", AgentConfig.DEFAULT_DEADLINE, Durations::parse);
+    Duration interval = schedule.nominalInterval();
+    if (deadline.compareTo(interval) >= 0) {
+      problems.add(
+          node.child("deadline"),
+          Durations.format(deadline)
+              + " must be shorter than the probe's interval ("
+              + Durations.format(interval)
+              + "), or runs would pile up");
+    }
+    ProbeSettings settings = readSettings(kind, node);
+    node.rejectUnknown();
+    return new ProbeConfig(kind, enabled, schedule, deadline, settings);
+  }
+
+  /** Each probe's own keys; the switch is exhaustive, so a new probe kind cannot be forgotten. */
+  private static ProbeSettings readSettings(ProbeKind kind, ConfigNode node) {
+    return switch (kind) {
+      case P2P -> {
+        P2pSettings d = P2pSettings.DEFAULTS;
+        yield new P2pSettings(
+            node.list("sizes", d.sizes(), ByteSize::parse, false),
+            node.integer("warmup", d.warmup(), 0, 10_000),
+            node.integer("iterations", d.iterations(), 1, 100_000),
+            node.list("pairs", d.pairs(), DevicePair::parse, true));
+      }
+    };
+  }
+}

@@ -1,0 +1,146 @@
+package io.linkwatch.http;
+
+import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.metrics.TargetStatus;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status} and an
+ * index page. Handlers only read the last results, which are in memory, so none of them blocks the
+ * event loop or starts device work. Unknown paths answer 404, known paths with another method 405
+ * (Vert.x Web's router does both). Responses are gzipped when the client asks.
+ */
+public final class HttpApi implements AutoCloseable {
+  private final Vertx vertx;
+  private final HttpServer server;
+
+  private HttpApi(Vertx vertx, HttpServer server) {
+    this.vertx = vertx;
+    this.server = server;
+  }
+
+  /** Starts listening; throws when the address cannot be bound. */
+  public static HttpApi start(
+      String host,
+      int port,
+      PrometheusRegistry registry,
+      ResultStore store,
+      Supplier<Map<String, Instant>> nextFireTimes)
+      throws Exception {
+    Vertx vertx = Vertx.vertx();
+    ExpositionFormats formats = ExpositionFormats.init();
+    Router router = Router.router(vertx);
+    router.get("/metrics").handler(ctx -> metrics(ctx, registry, formats));
+    router
+        .get("/healthz")
+        .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
+    router.get("/api/v1/status").handler(ctx -> status(ctx, store, nextFireTimes));
+    router.get("/").handler(HttpApi::index);
+    try {
+      HttpServer server =
+          vertx
+              .createHttpServer(new HttpServerOptions().setCompressionSupported(true))
+              .requestHandler(router)
+              .listen(port, host)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
+      return new HttpApi(vertx, server);
+    } catch (Exception e) {
+      vertx.close();
+      throw e;
+    }
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  private static void metrics(
+      RoutingContext ctx, PrometheusRegistry registry, ExpositionFormats formats) {
+    ExpositionFormatWriter writer = formats.findWriter(ctx.request().getHeader("Accept"));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      ctx.fail(e);
+      return;
+    }
+    ctx.response()
+        .putHeader("Content-Type", writer.getContentType())
+        .end(Buffer.buffer(out.toByteArray()));
+  }
+
+  private static void status(
+      RoutingContext ctx, ResultStore store, Supplier<Map<String, Instant>> nextFireTimes) {
+    Map<String, Instant> next = nextFireTimes.get();
+    JsonArray targets = new JsonArray();
+    for (TargetStatus s : store.statuses()) {
+      JsonObject o =
+          new JsonObject()
+              .put("probe", s.probe())
+              .put("target", s.target())
+              .put("result", s.lastOutcome().label())
+              .put("error", s.error())
+              .put("duration_seconds", s.durationSeconds())
+              .put(
+                  "last_run",
+                  Instant.ofEpochMilli((long) (s.lastRunEpochSeconds() * 1000)).toString())
+              .put(
+                  "last_success",
+                  s.lastSuccessEpochSeconds() > 0
+                      ? Instant.ofEpochMilli((long) (s.lastSuccessEpochSeconds() * 1000)).toString()
+                      : null);
+      Instant n = next.get(s.probe());
+      o.put("next_run", n == null ? null : n.toString());
+      targets.add(o);
+    }
+    JsonObject schedule = new JsonObject();
+    next.forEach((probe, at) -> schedule.put(probe, at.toString()));
+    JsonObject body =
+        new JsonObject()
+            .put("targets", targets)
+            .put("next_runs", schedule)
+            .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())));
+    ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
+  }
+
+  private static void index(RoutingContext ctx) {
+    ctx.response()
+        .putHeader("Content-Type", "text/html; charset=utf-8")
+        .end(
+            "<!doctype html><html><head><title>linkwatch</title></head><body>"
+                + "<h1>linkwatch</h1><p>Active link probes for accelerator servers.</p><ul>"
+                + "<li><a href=\"/metrics\">/metrics</a>: Prometheus metrics</li>"
+                + "<li><a href=\"/api/v1/status\">/api/v1/status</a>: last result of every probe</li>"
+                + "<li><a href=\"/healthz\">/healthz</a>: liveness</li>"
+                + "</ul></body></html>\n");
+  }
+
+  @Override
+  public void close() {
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("HTTP server did not close: " + e.getMessage(), e);
+    }
+  }
+}

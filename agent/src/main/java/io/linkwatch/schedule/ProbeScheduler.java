@@ -1,0 +1,146 @@
+package io.linkwatch.schedule;
+
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.probe.ProbeKind;
+import java.time.Instant;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import org.quartz.CronScheduleBuilder;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
+import org.quartz.impl.StdSchedulerFactory;
+
+/**
+ * One Quartz job per enabled probe. The first run comes a few seconds after start, with a little
+ * jitter, so metrics appear within seconds; later runs follow the probe's interval or cron. A run
+ * that could not start on time (the agent was busy or suspended) is dropped, never bunched: the
+ * misfire policies below all say "skip to the next firing".
+ */
+public final class ProbeScheduler implements AutoCloseable {
+  private static final String EXECUTOR = "executor";
+
+  private final Scheduler scheduler;
+
+  public ProbeScheduler(ProbeExecutor executor, List<ProbeConfig> probes, long firstDelayMillis)
+      throws SchedulerException {
+    Properties p = new Properties();
+    p.setProperty("org.quartz.scheduler.instanceName", "linkwatch");
+    p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(Math.max(1, probes.size())));
+    p.setProperty("org.quartz.threadPool.threadNamePrefix", "probe");
+    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
+    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+    scheduler = new StdSchedulerFactory(p).getScheduler();
+    scheduler.getContext().put(EXECUTOR, executor);
+    long offset = 0;
+    for (ProbeConfig probe : probes) {
+      if (!probe.enabled()) {
+        continue;
+      }
+      JobDetail job =
+          JobBuilder.newJob(ProbeJob.class)
+              .withIdentity(probe.kind().id())
+              .usingJobData("probe", probe.kind().id())
+              .build();
+      long jitter = ThreadLocalRandom.current().nextLong(0, 1000);
+      Date first = new Date(System.currentTimeMillis() + firstDelayMillis + offset + jitter);
+      offset += 500;
+      scheduler.getContext().put(probe.kind().id(), probe);
+      scheduler.scheduleJob(job, trigger(probe, first));
+    }
+  }
+
+  private static Trigger trigger(ProbeConfig probe, Date first) {
+    TriggerBuilder<Trigger> t = TriggerBuilder.newTrigger().withIdentity(probe.kind().id());
+    if (probe.schedule().cron().isPresent()) {
+      // Cron probes still get one early run so a new agent shows metrics at once.
+      return t.startAt(first)
+          .withSchedule(
+              CronScheduleBuilder.cronSchedule(probe.schedule().cron().get())
+                  .withMisfireHandlingInstructionDoNothing())
+          .build();
+    }
+    return t.startAt(first)
+        .withSchedule(
+            SimpleScheduleBuilder.simpleSchedule()
+                .withIntervalInMilliseconds(probe.schedule().every().orElseThrow().toMillis())
+                .repeatForever()
+                .withMisfireHandlingInstructionNextWithRemainingCount())
+        .build();
+  }
+
+  public void start() throws SchedulerException {
+    scheduler.start();
+  }
+
+  /** The next firing of each scheduled probe, for the status page. */
+  public Map<String, Instant> nextFireTimes() {
+    Map<String, Instant> out = new LinkedHashMap<>();
+    for (ProbeKind kind : ProbeKind.values()) {
+      try {
+        Trigger t = scheduler.getTrigger(TriggerKey.triggerKey(kind.id()));
+        if (t != null && t.getNextFireTime() != null) {
+          out.put(kind.id(), t.getNextFireTime().toInstant());
+        }
+      } catch (SchedulerException e) {
+        // The scheduler is shutting down; the status page shows no next time.
+      }
+    }
+    return out;
+  }
+
+  /** Stops firing and interrupts a run in progress; does not wait for it. */
+  @Override
+  public void close() throws SchedulerException {
+    scheduler.standby();
+    for (ProbeKind kind : ProbeKind.values()) {
+      scheduler.interrupt(JobKey.jobKey(kind.id()));
+    }
+    scheduler.shutdown(false);
+  }
+
+  /** The Quartz job: one probe run. Never two of the same probe at once. */
+  @DisallowConcurrentExecution
+  public static final class ProbeJob implements Job, org.quartz.InterruptableJob {
+    private volatile Thread runner;
+
+    @Override
+    public void execute(JobExecutionContext context) {
+      runner = Thread.currentThread();
+      try {
+        String id = context.getMergedJobDataMap().getString("probe");
+        ProbeExecutor executor = (ProbeExecutor) context.getScheduler().getContext().get(EXECUTOR);
+        ProbeConfig probe = (ProbeConfig) context.getScheduler().getContext().get(id);
+        executor.runOnce(probe);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (SchedulerException e) {
+        throw new IllegalStateException(e);
+      } finally {
+        runner = null;
+      }
+    }
+
+    @Override
+    public void interrupt() {
+      Thread t = runner;
+      if (t != null) {
+        t.interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.linkwatch.worker;
+
+import io.linkwatch.probe.ProbeContext;
+import io.linkwatch.probe.Progress;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.TopologySources;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.util.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * The worker side: reads a {@link WorkerRequest} from stdin, runs the probe against the device
+ * runtime, writes the {@link ProbeRun} as one JSON document on stdout. Logs go to stderr, which the
+ * agent relays to its own log. A runtime that cannot even open becomes a failed run, not a crash.
+ */
+public final class WorkerMain {
+  private WorkerMain() {}
+
+  public static int run(InputStream in, PrintStream out) throws IOException {
+    WorkerRequest request = Json.MAPPER.readValue(in, WorkerRequest.class);
+    ProbeRun result = execute(request);
+    out.println(Json.MAPPER.writeValueAsString(result));
+    out.flush();
+    return 0;
+  }
+
+  static ProbeRun execute(WorkerRequest request) {
+    long started = System.nanoTime();
+    try (DeviceRuntime runtime = AscendRuntime.open(request.backend())) {
+      return request
+          .settings()
+          .newProbe()
+          .run(
+              new ProbeContext(
+                  runtime,
+                  TopologySources.standard(request.topologyCommand()),
+                  request.hostPaths(),
+                  Progress.NONE));
+    } catch (RuntimeException e) {
+      // The runtime failed before any target could run (no library, aclInit failed, ...).
+      return ProbeRun.of(
+          request.probe(),
+          List.of(
+              TargetResult.failure(
+                  request.probe(),
+                  Outcome.ERROR,
+                  e.getMessage(),
+                  (System.nanoTime() - started) / 1e9)));
+    }
+  }
+}

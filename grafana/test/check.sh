@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Checks everything under grafana/: rules syntax, rule unit tests, the dashboard, the example
+# Prometheus config, and the live-test config transform. Needs promtool (Debian: prometheus) and
+# python3 (standard library only). Prints one line per check and a final "N passed, M failed".
+set -u
+here="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$here"
+command -v promtool >/dev/null || { echo "promtool not found (apt-get install prometheus)"; exit 2; }
+command -v python3 >/dev/null || { echo "python3 not found"; exit 2; }
+
+passed=0; failed=0
+log="$(mktemp)"; tmp="$(mktemp -d)"; trap 'rm -rf "$log" "$tmp"' EXIT
+run() { # run NAME CMD... : one check
+  local name="$1"; shift
+  if "$@" >"$log" 2>&1; then
+    passed=$((passed + 1)); echo "PASS $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/    /' "$log"
+  fi
+}
+
+run "promtool check rules alerts/linkwatch.rules.yml" promtool check rules alerts/linkwatch.rules.yml
+for t in alerts/tests/*.yml; do
+  run "promtool test rules $t" promtool test rules "$t"
+done
+# every alert has a runbook anchor that exists in README.md, and a severity
+run "every alert has severity + summary + description + runbook anchor present in README.md" \
+  python3 - alerts/linkwatch.rules.yml README.md <<'PY'
+import re, sys
+rules = open(sys.argv[1], encoding="utf-8").read()
+readme = open(sys.argv[2], encoding="utf-8").read()
+anchors = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-") for h in re.findall(r"^#+\s+(.*)$", readme, re.M)}
+anchors |= set(re.findall(r'<a (?:name|id)="([^"]+)"', readme))
+blocks = re.split(r"^\s*- alert:\s*", rules, flags=re.M)[1:]
+bad = []
+for b in blocks:
+    name = b.split()[0]
+    body = re.split(r"^\s*- (?:alert|record):", b, flags=re.M)[0]
+    m = re.search(r"runbook:\s*'?README\.md#([\w-]+)", body)
+    if not re.search(r"severity:\s*(warning|critical)", body): bad.append(f"{name}: no severity warning|critical")
+    for a in ("summary:", "description:"):
+        if a not in body: bad.append(f"{name}: no {a[:-1]} annotation")
+    if not m: bad.append(f"{name}: no runbook annotation")
+    elif m.group(1) not in anchors: bad.append(f"{name}: README.md has no anchor #{m.group(1)}")
+    # every alert must be exercised by a test (firing case)
+print("\n".join(bad) or f"{len(blocks)} alerts ok")
+sys.exit(1 if bad else 0)
+PY
+run "every alert has a firing case in alerts/tests" \
+  python3 - alerts/linkwatch.rules.yml alerts/tests <<'PY'
+import glob, os, re, sys
+alerts = re.findall(r"^\s*- alert:\s*(\S+)", open(sys.argv[1], encoding="utf-8").read(), re.M)
+text = "".join(open(f, encoding="utf-8").read() for f in glob.glob(os.path.join(sys.argv[2], "*.yml")))
+firing = set(re.findall(r"alertname:\s*(\S+)\s*\n\s*exp_alerts:\s*\n\s*- exp_labels", text))
+quiet = set(re.findall(r"alertname:\s*(\S+)\s*\n\s*exp_alerts:\s*\[\]", text))
+bad = [f"{a}: no firing case" for a in alerts if a not in firing] + [f"{a}: no quiet case" for a in alerts if a not in quiet]
+print("\n".join(bad) or f"{len(alerts)} alerts have firing and quiet cases")
+sys.exit(1 if bad else 0)
+PY
+run "promtool check config prometheus.yml" promtool check config prometheus.yml
+
+# live-test transform: output must still be valid rules with shortened windows
+run "live-config.py output passes promtool check rules" \
+  sh -c "python3 test/live-config.py alerts/linkwatch.rules.yml '$tmp/live.rules.yml' && promtool check rules '$tmp/live.rules.yml' && ! grep -v '^[[:space:]]*#' '$tmp/live.rules.yml' | grep -Eq '\[7d\]|offset 1h|for: 15m'"
+
+# dashboard: structure, PromQL parses, metric names known, data on a fixture host
+python3 test/check_dashboard.py dashboards/linkwatch.json alerts/linkwatch.rules.yml >"$log" 2>&1
+rc=$?
+grep -v '^PASS ' "$log" | grep -v '^dashboard: ' | sed 's/^/    /'
+d_pass=$(grep -c '^PASS ' "$log"); d_fail=$(grep -c '^FAIL ' "$log")
+if [ "$rc" -ne 0 ] && [ "$d_fail" -eq 0 ]; then d_fail=1; cat "$log"; fi
+echo "$(tail -1 "$log")"
+passed=$((passed + d_pass)); failed=$((failed + d_fail))
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
