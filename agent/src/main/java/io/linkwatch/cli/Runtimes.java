@@ -1,6 +1,7 @@
 package io.linkwatch.cli;
 
-import io.linkwatch.probe.topology.RuntimeTopologySource;
+import io.linkwatch.probe.topology.CommandTopologySource;
+import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
@@ -17,7 +18,7 @@ final class Runtimes {
   }
 
   static TopologySource topologySource() {
-    return new RuntimeTopologySource();
+    return FallbackTopologySource.standard(CommandTopologySource.DEFAULT_TIMEOUT);
   }
 
   /** A size above a device's memory is a usage error, found before any device work starts. */

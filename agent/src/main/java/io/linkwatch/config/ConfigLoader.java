@@ -10,6 +10,7 @@ import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
@@ -33,7 +34,6 @@ import java.util.Map;
  */
 public final class ConfigLoader {
   public static final Path DEFAULT_PATH = Path.of("/etc/linkwatch/linkwatch.yaml");
-  static final List<String> DEFAULT_TOPOLOGY_COMMAND = List.of("npu-smi", "info", "-t", "topo");
 
   private ConfigLoader() {}
 
@@ -95,7 +95,7 @@ public final class ConfigLoader {
 
     ConfigNode topology = root.mapping("topology");
     List<String> topologyCommand =
-        topology.list("command", DEFAULT_TOPOLOGY_COMMAND, s -> s, false);
+        topology.list("command", CommandTopologySource.DEFAULT_COMMAND, s -> s, false);
     topology.rejectUnknown();
 
     ConfigNode worker = root.mapping("worker");

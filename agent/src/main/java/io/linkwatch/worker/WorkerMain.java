@@ -5,7 +5,8 @@ import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.probe.topology.TopologySources;
+import io.linkwatch.probe.topology.CommandTopologySource;
+import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.util.Json;
@@ -39,7 +40,8 @@ public final class WorkerMain {
           .run(
               new ProbeContext(
                   runtime,
-                  TopologySources.standard(request.topologyCommand()),
+                  FallbackTopologySource.standard(
+                      request.topologyCommand(), CommandTopologySource.DEFAULT_TIMEOUT),
                   request.hostPaths(),
                   Progress.NONE));
     } catch (RuntimeException e) {

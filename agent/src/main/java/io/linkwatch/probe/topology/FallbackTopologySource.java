@@ -26,9 +26,13 @@ public final class FallbackTopologySource implements TopologySource {
 
   /** {@code aclrtGetDevicesTopo} first, then {@code npu-smi info -t topo}. */
   public static FallbackTopologySource standard(Duration commandTimeout) {
+    return standard(CommandTopologySource.DEFAULT_COMMAND, commandTimeout);
+  }
+
+  /** {@code aclrtGetDevicesTopo} first, then the configured topology command. */
+  public static FallbackTopologySource standard(List<String> command, Duration commandTimeout) {
     return new FallbackTopologySource(
-        new RuntimeTopologySource(),
-        new CommandTopologySource(CommandTopologySource.DEFAULT_COMMAND, commandTimeout));
+        new RuntimeTopologySource(), new CommandTopologySource(command, commandTimeout));
   }
 
   public List<TopologySource> sources() {

@@ -1,0 +1,213 @@
+/*
+ * linkwatch_sim.h - the AscendCL / HCCL subset that liblinkwatch-sim.so exports.
+ *
+ * The types, enum values and error codes are written from the public AscendCL
+ * (acl/acl_rt.h, acl/acl_base.h) and HCCL (hccl/hccl_types.h) documentation so
+ * that a caller bound to the real libascendcl.so / libhccl.so can load this
+ * library instead without changing a single prototype.  Everything prefixed
+ * linkwatch_sim_ exists only in the simulator.
+ */
+#ifndef LINKWATCH_SIM_H
+#define LINKWATCH_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LW_EXPORT __attribute__((visibility("default")))
+
+/* ---- AscendCL types ---------------------------------------------------- */
+typedef int aclError;
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+
+#define ACL_SUCCESS 0
+#define ACL_ERROR_INVALID_PARAM 100000
+#define ACL_ERROR_UNINITIALIZE 100001
+#define ACL_ERROR_REPEAT_INITIALIZE 100002
+#define ACL_ERROR_REPEAT_FINALIZE 100037
+#define ACL_ERROR_RT_INVALID_DEVICEID 107001
+#define ACL_ERROR_RT_CONTEXT_NULL 107002
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
+#define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_NO_DEVICE 207004
+#define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046
+
+typedef enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+    ACL_MEMCPY_DEFAULT = 4,
+    ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+    ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+    ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+    ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x100,
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemAttr {
+    ACL_DDR_MEM = 0,
+    ACL_HBM_MEM = 1
+    /* 2..11: huge / normal / P2P variants, all answered like HBM here */
+} aclrtMemAttr;
+
+#define ACL_EVENT_SYNC 0x1u
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x2u
+#define ACL_EVENT_TIME_LINE 0x8u
+#define ACL_EVENT_DEVICE_USE_ONLY 0x10u
+#define ACL_EVENT_EXTERNAL 0x20u
+
+#define ACL_HOST_REG_MAPPED 0x2u
+#define ACL_HOST_REG_IOMEMORY 0x4u
+#define ACL_HOST_REG_READONLY 0x8u
+#define ACL_HOST_REG_PINNED 0x10000000u
+
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+
+/* ---- AscendCL functions ------------------------------------------------- */
+LW_EXPORT aclError aclInit(const char *configPath);
+LW_EXPORT aclError aclFinalize(void);
+LW_EXPORT aclError aclrtSetDevice(int32_t deviceId);
+LW_EXPORT aclError aclrtResetDevice(int32_t deviceId);
+LW_EXPORT aclError aclrtGetDeviceCount(uint32_t *count);
+LW_EXPORT aclError aclrtGetDevice(int32_t *deviceId);
+LW_EXPORT aclError aclrtCreateStream(aclrtStream *stream);
+LW_EXPORT aclError aclrtDestroyStream(aclrtStream stream);
+LW_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream);
+LW_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+LW_EXPORT aclError aclrtSynchronizeDevice(void);
+LW_EXPORT aclError aclrtCreateEvent(aclrtEvent *event);
+LW_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+LW_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+LW_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event);
+LW_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+LW_EXPORT aclError aclrtDestroyEvent(aclrtEvent event);
+LW_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+LW_EXPORT aclError aclrtFree(void *devPtr);
+LW_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size);
+LW_EXPORT aclError aclrtFreeHost(void *hostPtr);
+LW_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                               aclrtMemcpyKind kind);
+LW_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                    aclrtMemcpyKind kind, aclrtStream stream);
+LW_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+                                            int32_t peerDeviceId);
+LW_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+LW_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+LW_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+LW_EXPORT const char *aclrtGetSocName(void);
+LW_EXPORT const char *aclGetRecentErrMsg(void);
+LW_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
+LW_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+LW_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+LW_EXPORT aclError aclrtHostUnregister(void *ptr);
+
+/* ---- HCCL types -------------------------------------------------------- */
+typedef void *HcclComm;
+
+typedef enum HcclResult {
+    HCCL_SUCCESS = 0,
+    HCCL_E_PARA = 1,
+    HCCL_E_PTR = 2,
+    HCCL_E_MEMORY = 3,
+    HCCL_E_INTERNAL = 4,
+    HCCL_E_NOT_SUPPORT = 5,
+    HCCL_E_NOT_FOUND = 6,
+    HCCL_E_UNAVAIL = 7,
+    HCCL_E_SYSCALL = 8,
+    HCCL_E_TIMEOUT = 9,
+    HCCL_E_OPEN_FILE_FAILURE = 10,
+    HCCL_E_TCP_CONNECT = 11,
+    HCCL_E_ROCE_CONNECT = 12,
+    HCCL_E_TCP_TRANSFER = 13,
+    HCCL_E_ROCE_TRANSFER = 14,
+    HCCL_E_RUNTIME = 15,
+    HCCL_E_DRV = 16,
+    HCCL_E_PROFILING = 17,
+    HCCL_E_CCE = 18,
+    HCCL_E_NETWORK = 19,
+    HCCL_E_AGAIN = 20,
+    HCCL_E_REMOTE = 21,
+    HCCL_E_SUSPENDING = 22,
+    HCCL_E_OPRETRY_FAIL = 23,
+    HCCL_E_OOM = 24,
+    HCCL_E_RESERVED
+} HcclResult;
+
+typedef enum HcclDataType {
+    HCCL_DATA_TYPE_INT8 = 0,
+    HCCL_DATA_TYPE_INT16 = 1,
+    HCCL_DATA_TYPE_INT32 = 2,
+    HCCL_DATA_TYPE_FP16 = 3,
+    HCCL_DATA_TYPE_FP32 = 4,
+    HCCL_DATA_TYPE_INT64 = 5,
+    HCCL_DATA_TYPE_UINT64 = 6,
+    HCCL_DATA_TYPE_UINT8 = 7,
+    HCCL_DATA_TYPE_UINT16 = 8,
+    HCCL_DATA_TYPE_UINT32 = 9,
+    HCCL_DATA_TYPE_FP64 = 10,
+    HCCL_DATA_TYPE_BFP16 = 11,
+    HCCL_DATA_TYPE_INT128 = 12,
+    HCCL_DATA_TYPE_HIF8 = 14,
+    HCCL_DATA_TYPE_FP8E4M3 = 15,
+    HCCL_DATA_TYPE_FP8E5M2 = 16,
+    HCCL_DATA_TYPE_FP8E8M0 = 17,
+    HCCL_DATA_TYPE_RESERVED = 255
+} HcclDataType;
+
+typedef enum HcclReduceOp {
+    HCCL_REDUCE_SUM = 0,
+    HCCL_REDUCE_PROD = 1,
+    HCCL_REDUCE_MAX = 2,
+    HCCL_REDUCE_MIN = 3,
+    HCCL_REDUCE_RESERVED = 255
+} HcclReduceOp;
+
+/* ---- HCCL functions ---------------------------------------------------- */
+LW_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms);
+LW_EXPORT HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
+                                   HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                                   aclrtStream stream);
+LW_EXPORT HcclResult HcclCommDestroy(HcclComm comm);
+LW_EXPORT const char *HcclGetErrorString(HcclResult code);
+
+/* ---- simulator-only ---------------------------------------------------- */
+/* Sum of live device + MallocHost allocations, registered host ranges,
+ * user streams, events and HCCL comms; 0 means nothing leaked. */
+LW_EXPORT int64_t linkwatch_sim_live_allocations(void);
+/* out[0..5] = device, host, registered, streams, events, comms. */
+LW_EXPORT void linkwatch_sim_live_counts(int64_t out[6]);
+/* "linkwatch-sim X.Y"; its presence tells a caller it is on the simulator. */
+LW_EXPORT const char *linkwatch_sim_version(void);
+/* Link token ("SIO", "HCCS", ...) of the profile's src->dst link, ignoring
+ * faults; NULL when there is no link or the runtime is not initialised. */
+LW_EXPORT const char *linkwatch_sim_link_name(int32_t src, int32_t dst);
+/* The profile's `affinity` CPU list of a device, or NULL when absent. */
+LW_EXPORT const char *linkwatch_sim_affinity(int32_t device);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,308 @@
+/*
+ * control.c - run-time faults read from $LINKWATCH_SIM_CONTROL.
+ *
+ * Tests (and the no-hardware demo) break the "device" mid-run by editing this
+ * file, so it is re-checked on every intercepted call.  stat() alone can miss
+ * two same-size writes inside one coarse mtime tick, so while the file is
+ * young (mtime within 2 s) its content is also compared.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT };
+
+struct rule {
+    int kind;
+    char fn[48];
+    int code;
+    long after, calls;      /* fail ... after N: calls seen since the line appeared */
+    int src, dst;
+    double scale;
+    char text[160];         /* normalised line, to carry `calls` across re-parses */
+};
+
+static const char *const known_fns[] = {
+    "aclInit", "aclFinalize", "aclrtSetDevice", "aclrtResetDevice", "aclrtGetDeviceCount",
+    "aclrtGetDevice", "aclrtCreateStream", "aclrtDestroyStream", "aclrtSynchronizeStream",
+    "aclrtSynchronizeStreamWithTimeout", "aclrtSynchronizeDevice", "aclrtCreateEvent",
+    "aclrtCreateEventWithFlag", "aclrtRecordEvent", "aclrtSynchronizeEvent",
+    "aclrtEventElapsedTime", "aclrtDestroyEvent", "aclrtMalloc", "aclrtFree", "aclrtMallocHost",
+    "aclrtFreeHost", "aclrtMemcpy", "aclrtMemcpyAsync", "aclrtDeviceCanAccessPeer",
+    "aclrtDeviceEnablePeerAccess", "aclrtDeviceDisablePeerAccess", "aclrtGetMemInfo",
+    "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
+    "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce",
+    "HcclCommDestroy", "HcclGetErrorString", NULL
+};
+
+static pthread_mutex_t cl = PTHREAD_MUTEX_INITIALIZER;  /* never held while taking lw.lock */
+static struct rule *rules;
+static int nrules;
+static char *content;            /* last parsed text, NULL when no file */
+static char cur_path[4096];
+static struct stat last_st;
+
+static bool known_fn(const char *fn)
+{
+    for (int i = 0; known_fns[i]; i++)
+        if (strcmp(known_fns[i], fn) == 0)
+            return true;
+    return false;
+}
+
+static int parse_rule(char **t, int n, struct rule *r)
+{
+    char *end;
+    memset(r, 0, sizeof *r);
+    r->scale = 1.0;
+    if (n >= 2 && strcmp(t[0], "link") != 0 && !known_fn(t[1]))
+        return -1;
+    if (strcmp(t[0], "fail") == 0 && (n == 3 || (n == 5 && strcmp(t[3], "after") == 0))) {
+        r->kind = R_FAIL;
+        r->code = (int)strtol(t[2], &end, 10);
+        if (*end || end == t[2] || r->code == 0)
+            return -1;
+        if (n == 5) {
+            r->after = strtol(t[4], &end, 10);
+            if (*end || end == t[4] || r->after < 0)
+                return -1;
+        }
+    } else if (strcmp(t[0], "hang") == 0 && n == 2) {
+        r->kind = R_HANG;
+    } else if (strcmp(t[0], "crash") == 0 && n == 2) {
+        r->kind = R_CRASH;
+    } else if (strcmp(t[0], "corrupt") == 0 && n == 2) {
+        r->kind = R_CORRUPT;
+    } else if (strcmp(t[0], "link") == 0 && n == 5 && strcmp(t[3], "scale") == 0) {
+        r->kind = R_LINK;
+        char *e1, *e2;
+        r->src = (int)strtol(t[1], &e1, 10);
+        r->dst = (int)strtol(t[2], &e2, 10);
+        r->scale = strtod(t[4], &end);
+        if (*e1 || *e2 || *end || end == t[4] || r->scale < 0)
+            return -1;
+        return 0;
+    } else {
+        return -1;
+    }
+    snprintf(r->fn, sizeof r->fn, "%s", t[1]);
+    return 0;
+}
+
+static void parse_control(const char *text)
+{
+    struct rule *old = rules;
+    int nold = nrules;
+    rules = NULL;
+    nrules = 0;
+    int cap = 0, unknown = 0, first_bad = 0;
+    int line = 0;
+    for (const char *s = text; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        char buf[512], norm[160] = "";
+        line++;
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), s);
+        s += len + (nl ? 1 : 0);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *t[8];
+        int n = 0;
+        for (char *save, *tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+            if (n < 8)
+                t[n] = tok;
+            n++;
+            size_t l = strlen(norm);
+            snprintf(norm + l, sizeof norm - l, "%s%s", l ? " " : "", tok);
+        }
+        if (n == 0)
+            continue;
+        struct rule r;
+        if (n > 8 || parse_rule(t, n, &r) != 0) {
+            if (!unknown++)
+                first_bad = line;
+            continue;
+        }
+        snprintf(r.text, sizeof r.text, "%s", norm);
+        /* Same line as before: keep its call count (so `after N` counts from
+         * when the line appeared, not from the latest edit of the file). */
+        for (int i = 0; i < nold; i++)
+            if (old[i].kind != -1 && strcmp(old[i].text, r.text) == 0) {
+                r.calls = old[i].calls;
+                old[i].kind = -1;
+                break;
+            }
+        if (nrules == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct rule *nr = realloc(rules, (size_t)cap * sizeof *nr);
+            if (!nr)
+                break;
+            rules = nr;
+        }
+        rules[nrules++] = r;
+    }
+    free(old);
+    if (unknown)
+        fprintf(stderr, "linkwatch-sim: control file %s: ignored %d unknown line(s), first at line %d\n",
+                cur_path, unknown, first_bad);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 1024, len = 0, r;
+    char *buf = malloc(cap);
+    while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += r;
+        if (cap - len < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* cl held.  Brings `rules` up to date with the control file. */
+static void refresh(void)
+{
+    const char *path = getenv("LINKWATCH_SIM_CONTROL");
+    if (!path || !*path) {
+        if (content || nrules) {
+            free(content);
+            content = NULL;
+            free(rules);
+            rules = NULL;
+            nrules = 0;
+        }
+        cur_path[0] = '\0';
+        return;
+    }
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    bool same_path = strcmp(path, cur_path) == 0;
+    if (!exists) {
+        if (content || !same_path) {
+            free(content);
+            content = NULL;
+            parse_control("");
+        }
+        snprintf(cur_path, sizeof cur_path, "%s", path);
+        return;
+    }
+    bool changed = !same_path || !content || st.st_ino != last_st.st_ino || st.st_size != last_st.st_size ||
+                   st.st_mtim.tv_sec != last_st.st_mtim.tv_sec || st.st_mtim.tv_nsec != last_st.st_mtim.tv_nsec;
+    bool young = time(NULL) - st.st_mtim.tv_sec < 2;
+    if (!changed && !young)
+        return;
+    char *text = slurp(path);
+    if (!text)
+        return;
+    last_st = st;
+    snprintf(cur_path, sizeof cur_path, "%s", path);
+    if (content && strcmp(text, content) == 0) {
+        free(text);
+        return;
+    }
+    free(content);
+    content = text;
+    parse_control(text);
+}
+
+int lw_enter(const char *fn)
+{
+    for (;;) {
+        pthread_mutex_lock(&cl);
+        refresh();
+        int code = 0;
+        bool hang = false;
+        for (int i = 0; i < nrules; i++) {
+            struct rule *r = &rules[i];
+            if (r->kind == R_LINK || strcmp(r->fn, fn) != 0)
+                continue;
+            if (r->kind == R_CRASH) {
+                pthread_mutex_unlock(&cl);
+                fprintf(stderr, "linkwatch-sim: injected crash in %s\n", fn);
+                fflush(stderr);
+                abort();
+            }
+            if (r->kind == R_HANG)
+                hang = true;
+        }
+        if (!hang) {
+            for (int i = 0; i < nrules && !code; i++) {
+                struct rule *r = &rules[i];
+                if (r->kind != R_FAIL || strcmp(r->fn, fn) != 0)
+                    continue;
+                if (r->calls < r->after)
+                    r->calls++;
+                else
+                    code = r->code;
+            }
+        }
+        pthread_mutex_unlock(&cl);
+        if (hang) {
+            /* Blocks like a wedged driver call until the line is removed. */
+            struct timespec ts = { 0, 50 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (code)
+            lw_err("injected fault: %s returned %d", fn, code);
+        return code;
+    }
+}
+
+bool lw_fault_corrupt(const char *fn)
+{
+    pthread_mutex_lock(&cl);
+    refresh();
+    bool hit = false;
+    for (int i = 0; i < nrules; i++)
+        if (rules[i].kind == R_CORRUPT && strcmp(rules[i].fn, fn) == 0)
+            hit = true;
+    pthread_mutex_unlock(&cl);
+    return hit;
+}
+
+double lw_fault_link_scale(int src, int dst)
+{
+    pthread_mutex_lock(&cl);
+    refresh();
+    double f = 1.0;
+    for (int i = 0; i < nrules; i++)
+        if (rules[i].kind == R_LINK && rules[i].src == src && rules[i].dst == dst)
+            f *= rules[i].scale;
+    pthread_mutex_unlock(&cl);
+    return f;
+}
+
+/* Flips bytes spread over the buffer (first, last, one per 64 KiB) so that
+ * any sampled checksum of the destination notices. */
+void lw_corrupt_bytes(void *p, size_t n)
+{
+    unsigned char *b = p;
+    if (n == 0)
+        return;
+    for (size_t off = 0; off < n; off += 65536)
+        b[off] ^= 0xA5;
+    if ((n - 1) % 65536 != 0)
+        b[n - 1] ^= 0xA5;
+}

@@ -1,0 +1,335 @@
+/*
+ * hccl.c - HcclCommInitAll / HcclAllReduce / HcclCommDestroy.
+ *
+ * As with real HCCL, each rank calls HcclAllReduce from its own thread and
+ * the ranks meet inside the call.  The last one to arrive reduces every
+ * rank's send buffer into every recv buffer and sets all ranks' stream
+ * clocks to max(arrival clocks) + the modeled duration, which is what events
+ * around a real collective would show (the slowest rank gates everyone).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "reduce.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define COMM_MAGIC 0x48434f4du
+
+struct slot {
+    bool present;
+    void *send, *recv;
+    struct lw_stream *stream;
+};
+
+struct lw_group {
+    pthread_mutex_t m;
+    pthread_cond_t cv;     /* CLOCK_MONOTONIC, so wall-clock jumps don't fire timeouts */
+    int n;
+    int live;              /* comms not yet destroyed; the group dies with the last */
+    uint64_t round;        /* completed allreduce rounds */
+    int arrived;
+    uint64_t count;
+    int type, op;
+    struct slot *slots;
+};
+
+struct lw_comm {
+    uint32_t magic;
+    struct lw_group *g;
+    int rank, device;
+};
+
+static struct lw_comm **comms;   /* live comms; lw.lock */
+static size_t ncomms, capcomms;
+
+static bool comm_live(const void *c)
+{
+    for (size_t i = 0; i < ncomms; i++)
+        if (comms[i] == c)
+            return true;
+    return false;
+}
+
+HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *out)
+{
+    int rc = lw_enter("HcclCommInitAll");
+    if (rc)
+        return (HcclResult)rc;
+    if (!devices || !out) {
+        lw_err("HcclCommInitAll: %s is NULL", !devices ? "devices" : "comms");
+        return HCCL_E_PTR;
+    }
+    lw_lock();
+    if (lw_check_init("HcclCommInitAll")) {
+        lw_unlock();
+        return HCCL_E_RUNTIME;
+    }
+    if (ndev == 0 || ndev > (uint32_t)lw.prof.ndev) {
+        lw_err("HcclCommInitAll: ndev %u out of range 1..%d", ndev, lw.prof.ndev);
+        lw_unlock();
+        return HCCL_E_PARA;
+    }
+    for (uint32_t i = 0; i < ndev; i++) {
+        if (!lw_dev_valid(devices[i])) {
+            lw_err("HcclCommInitAll: devices[%u] = %d is not a device", i, devices[i]);
+            lw_unlock();
+            return HCCL_E_PARA;
+        }
+        for (uint32_t j = 0; j < i; j++)
+            if (devices[j] == devices[i]) {
+                lw_err("HcclCommInitAll: device %d listed twice", devices[i]);
+                lw_unlock();
+                return HCCL_E_PARA;
+            }
+    }
+    struct lw_group *g = calloc(1, sizeof *g);
+    struct slot *slots = calloc(ndev, sizeof *slots);
+    struct lw_comm **made = calloc(ndev, sizeof *made);
+    bool ok = g && slots && made;
+    for (uint32_t i = 0; ok && i < ndev; i++)
+        ok = (made[i] = calloc(1, sizeof **made)) != NULL;
+    if (ok && ncomms + ndev > capcomms) {
+        size_t nc = (ncomms + ndev) * 2;
+        struct lw_comm **nlist = realloc(comms, nc * sizeof *nlist);
+        ok = nlist != NULL;
+        if (ok) {
+            comms = nlist;
+            capcomms = nc;
+        }
+    }
+    if (!ok) {
+        for (uint32_t i = 0; made && i < ndev; i++)
+            free(made[i]);
+        free(made);
+        free(slots);
+        free(g);
+        lw_err("HcclCommInitAll: out of memory");
+        lw_unlock();
+        return HCCL_E_MEMORY;
+    }
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&g->m, NULL);
+    g->n = (int)ndev;
+    g->live = (int)ndev;
+    g->slots = slots;
+    for (uint32_t i = 0; i < ndev; i++) {
+        *made[i] = (struct lw_comm){ COMM_MAGIC, g, (int)i, devices[i] };
+        comms[ncomms++] = made[i];
+        out[i] = made[i];
+        lw_count(LW_CNT_COMM, 1);
+    }
+    free(made);
+    lw_unlock();
+    return HCCL_SUCCESS;
+}
+
+HcclResult HcclCommDestroy(HcclComm comm)
+{
+    int rc = lw_enter("HcclCommDestroy");
+    if (rc)
+        return (HcclResult)rc;
+    lw_lock();
+    if (!comm || !comm_live(comm)) {
+        lw_err("HcclCommDestroy: %p is not a live communicator", comm);
+        lw_unlock();
+        return HCCL_E_PARA;
+    }
+    for (size_t i = 0; i < ncomms; i++)
+        if (comms[i] == comm) {
+            comms[i] = comms[--ncomms];
+            break;
+        }
+    lw_count(LW_CNT_COMM, -1);
+    lw_unlock();
+    struct lw_comm *c = comm;
+    struct lw_group *g = c->g;
+    pthread_mutex_lock(&g->m);
+    bool last = --g->live == 0;
+    pthread_mutex_unlock(&g->m);
+    if (last) {
+        pthread_cond_destroy(&g->cv);
+        pthread_mutex_destroy(&g->m);
+        free(g->slots);
+        free(g);
+    }
+    c->magic = 0;
+    free(c);
+    return HCCL_SUCCESS;
+}
+
+/* Timeout in seconds: HCCL_EXEC_TIMEOUT wins over the profile. */
+static double exec_timeout(void)
+{
+    const char *env = getenv("HCCL_EXEC_TIMEOUT");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (end != env && !*end && v > 0)
+            return v;
+    }
+    return lw.prof.hccl_timeout;
+}
+
+/* Argument checks; lw.lock held. */
+static HcclResult check_args(void *send, void *recv, uint64_t count, int type, int op,
+                             struct lw_comm *c, aclrtStream stream, struct lw_stream **sp)
+{
+    if (!c || !comm_live(c)) {
+        lw_err("HcclAllReduce: comm %p is not a live communicator", (void *)c);
+        return HCCL_E_PARA;
+    }
+    if (!send || !recv) {
+        lw_err("HcclAllReduce: %s is NULL", !send ? "sendBuf" : "recvBuf");
+        return HCCL_E_PTR;
+    }
+    if (count == 0) {
+        lw_err("HcclAllReduce: count is 0");
+        return HCCL_E_PARA;
+    }
+    if (op < HCCL_REDUCE_SUM || op > HCCL_REDUCE_MIN) {
+        lw_err("HcclAllReduce: reduce op %d not supported", op);
+        return HCCL_E_PARA;
+    }
+    size_t es = lw_dtype_size(type);
+    if (es == 0) {
+        lw_err("HcclAllReduce: data type %d not supported by the simulator", type);
+        return HCCL_E_NOT_SUPPORT;
+    }
+    if (count > SIZE_MAX / es) {
+        lw_err("HcclAllReduce: count %llu too large", (unsigned long long)count);
+        return HCCL_E_PARA;
+    }
+    size_t bytes = (size_t)count * es;
+    void *bufs[2] = { send, recv };
+    const char *names[2] = { "sendBuf", "recvBuf" };
+    for (int i = 0; i < 2; i++) {
+        struct lw_alloc a;
+        if (!lw_find(bufs[i], LW_MEM_DEVICE, &a) || a.device != c->device ||
+            bytes > a.size - (size_t)((char *)bufs[i] - a.base)) {
+            lw_err("HcclAllReduce: %s %p is not %zu bytes of device memory on device %d (rank %d)",
+                   names[i], bufs[i], bytes, c->device, c->rank);
+            return HCCL_E_PTR;
+        }
+    }
+    if (!stream) {
+        *sp = lw.default_stream[c->device];
+    } else {
+        *sp = lw_stream_resolve(stream, "HcclAllReduce");
+        if (!*sp)
+            return HCCL_E_PARA;
+        if ((*sp)->device != c->device) {
+            lw_err("HcclAllReduce: stream is on device %d but the comm's rank %d is device %d",
+                   (*sp)->device, c->rank, c->device);
+            return HCCL_E_PARA;
+        }
+    }
+    return HCCL_SUCCESS;
+}
+
+/* Last rank in: reduce, model the time, release the others.  g->m held. */
+static void complete_round(struct lw_group *g)
+{
+    void *send[LW_MAX_DEVICES], *recv[LW_MAX_DEVICES];
+    for (int r = 0; r < g->n; r++) {
+        send[r] = g->slots[r].send;
+        recv[r] = g->slots[r].recv;
+    }
+    lw_reduce(send, recv, g->n, g->count, g->type, g->op);
+    if (lw_fault_corrupt("HcclAllReduce"))
+        for (int r = 0; r < g->n; r++)
+            lw_corrupt_bytes(recv[r], g->count * lw_dtype_size(g->type));
+
+    lw_lock();
+    if (!lw.prof.passthrough && lw.initialized) {
+        double start = 0;
+        for (int r = 0; r < g->n; r++)
+            start = fmax(start, g->slots[r].stream->clock);
+        double bytes = (double)g->count * (double)lw_dtype_size(g->type);
+        /* bus traffic of a ring allreduce: 2(n-1)/n of the message */
+        double moved = g->n > 1 ? bytes * 2.0 * (g->n - 1) / g->n : 0;
+        double end = start + lw_path_seconds(lw.prof.allreduce, moved);
+        for (int r = 0; r < g->n; r++)
+            g->slots[r].stream->clock = end;
+    }
+    lw_unlock();
+    for (int r = 0; r < g->n; r++)
+        g->slots[r].present = false;
+    g->arrived = 0;
+    g->round++;
+    pthread_cond_broadcast(&g->cv);
+}
+
+HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
+                         HcclReduceOp op, HcclComm comm, aclrtStream stream)
+{
+    int rc = lw_enter("HcclAllReduce");
+    if (rc)
+        return (HcclResult)rc;
+    struct lw_comm *c = comm;
+    struct lw_stream *s = NULL;
+    lw_lock();
+    HcclResult hr = lw.initialized ? check_args(sendBuf, recvBuf, count, (int)dataType, (int)op, c, stream, &s)
+                                   : HCCL_E_RUNTIME;
+    if (!lw.initialized)
+        lw_err("HcclAllReduce: aclInit has not been called");
+    double timeout = exec_timeout();
+    lw_unlock();
+    if (hr != HCCL_SUCCESS)
+        return hr;
+
+    struct lw_group *g = c->g;
+    pthread_mutex_lock(&g->m);
+    if (g->arrived > 0 && (g->count != count || g->type != (int)dataType || g->op != (int)op)) {
+        lw_err("HcclAllReduce: rank %d passed count %llu type %d op %d but the other ranks passed "
+               "count %llu type %d op %d", c->rank, (unsigned long long)count, (int)dataType, (int)op,
+               (unsigned long long)g->count, g->type, g->op);
+        pthread_mutex_unlock(&g->m);
+        return HCCL_E_PARA;
+    }
+    if (g->slots[c->rank].present) {
+        lw_err("HcclAllReduce: rank %d is already inside an allreduce", c->rank);
+        pthread_mutex_unlock(&g->m);
+        return HCCL_E_PARA;
+    }
+    g->count = count;
+    g->type = (int)dataType;
+    g->op = (int)op;
+    g->slots[c->rank] = (struct slot){ true, sendBuf, recvBuf, s };
+    uint64_t my_round = g->round;
+    if (++g->arrived == g->n) {
+        complete_round(g);
+        pthread_mutex_unlock(&g->m);
+        return HCCL_SUCCESS;
+    }
+    struct timespec dl;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    double whole = floor(timeout);
+    dl.tv_sec += (time_t)whole;
+    dl.tv_nsec += (long)((timeout - whole) * 1e9);
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    while (g->round == my_round) {
+        if (pthread_cond_timedwait(&g->cv, &g->m, &dl) == ETIMEDOUT && g->round == my_round) {
+            /* Leave the group as if this call never happened, so it can be
+             * retried or destroyed. */
+            int missing = g->n - g->arrived, n = g->n;
+            g->slots[c->rank].present = false;
+            g->arrived--;
+            pthread_mutex_unlock(&g->m);
+            lw_err("HcclAllReduce: rank %d (device %d) timed out after %.3g s waiting for %d of %d ranks",
+                   c->rank, c->device, timeout, missing, n);
+            return HCCL_E_TIMEOUT;
+        }
+    }
+    pthread_mutex_unlock(&g->m);
+    return HCCL_SUCCESS;
+}

@@ -1,0 +1,139 @@
+/*
+ * internal.h - state shared between the simulator's source files.
+ * Nothing here is exported; the library is built with -fvisibility=hidden so
+ * only the LW_EXPORT symbols of linkwatch_sim.h leave the .so.
+ */
+#ifndef LW_INTERNAL_H
+#define LW_INTERNAL_H
+
+#include "linkwatch_sim.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define LW_MAX_DEVICES 64
+#define LW_MAX_PAGEABLE 64
+
+/* ---- profile (profile.c) ---- */
+enum lw_link_type { LW_LINK_NONE = 0, LW_LINK_HCCS, LW_LINK_PIX, LW_LINK_PHB, LW_LINK_SYS,
+                    LW_LINK_SIO, LW_LINK_HCCS_SW };
+
+struct lw_path {          /* one modeled path: seconds = latency + bytes / bandwidth */
+    double bandwidth;     /* bytes per second */
+    double latency;       /* seconds */
+};
+
+struct lw_link {
+    int type;             /* enum lw_link_type, LW_LINK_NONE when absent */
+    struct lw_path path;
+};
+
+struct lw_pageable {
+    int cpu_node, mem_node;
+    double h2d, d2h;      /* bytes per second */
+};
+
+struct lw_profile {
+    char soc[64];
+    int ndev;
+    uint64_t memory[LW_MAX_DEVICES];
+    int phy[LW_MAX_DEVICES];
+    char affinity[LW_MAX_DEVICES][64];
+    struct lw_link link[LW_MAX_DEVICES][LW_MAX_DEVICES];
+    struct lw_path local;
+    double pinned_h2d, pinned_d2h, pinned_latency;
+    struct lw_pageable pageable[LW_MAX_PAGEABLE];
+    int npageable;
+    double pageable_h2d, pageable_d2h, pageable_latency;
+    struct lw_path allreduce;   /* bandwidth = bus bandwidth */
+    double hccl_timeout;        /* seconds */
+    bool passthrough;
+    double noise;
+};
+
+/* Parses text into *p; on failure writes "NAME:LINE: reason" into err. */
+int lw_profile_parse(const char *text, const char *name, struct lw_profile *p,
+                     char *err, size_t errlen);
+/* Loads $LINKWATCH_SIM_PROFILE or the built-in default, applies env overrides. */
+int lw_profile_load(struct lw_profile *p, char *err, size_t errlen);
+const char *lw_link_type_name(int type);
+uint64_t lw_link_type_topo_bit(int type);
+
+/* ---- global runtime state (runtime.c) ---- */
+struct lw_stream;
+struct lw_state {
+    pthread_mutex_t lock;       /* guards everything below and the registries */
+    bool initialized;
+    struct lw_profile prof;
+    uint64_t used[LW_MAX_DEVICES];
+    bool peer[LW_MAX_DEVICES][LW_MAX_DEVICES];   /* peer[src][dst] enabled */
+    int refcount[LW_MAX_DEVICES];
+    struct lw_stream *default_stream[LW_MAX_DEVICES];
+};
+extern struct lw_state lw;
+extern _Thread_local int lw_cur_dev;     /* -1 until aclrtSetDevice */
+
+void lw_lock(void);
+void lw_unlock(void);
+bool lw_dev_valid(int dev);             /* lock held */
+/* Lock held.  Return 0, or store a message naming fn and return the code. */
+int lw_check_init(const char *fn);              /* 100001 when aclInit is missing */
+int lw_current(const char *fn, int *dev);       /* 107002 when no aclrtSetDevice */
+
+/* ---- errors (errors.c) ---- */
+void lw_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- live counters (counters.c) ---- */
+enum { LW_CNT_DEVICE, LW_CNT_HOST, LW_CNT_REGISTERED, LW_CNT_STREAM, LW_CNT_EVENT, LW_CNT_COMM,
+       LW_CNT_N };
+void lw_count(int which, int delta);
+
+/* ---- faults (control.c) ---- */
+/* Every exported call starts here: may crash, hang until released, or return
+ * an injected error code (>0, message already stored); 0 = go on. */
+int lw_enter(const char *fn);
+bool lw_fault_corrupt(const char *fn);
+double lw_fault_link_scale(int src, int dst);
+void lw_corrupt_bytes(void *p, size_t n);
+
+/* ---- memory registry (memory.c) ---- */
+enum lw_mem_kind { LW_MEM_DEVICE, LW_MEM_HOST, LW_MEM_REGISTERED };
+struct lw_alloc {
+    char *base;
+    size_t size;        /* bytes the caller asked for */
+    size_t mapped;      /* bytes mmap'd (0 for registered ranges) */
+    int device;         /* -1 for host kinds */
+    int kind;
+};
+/* Lookups need lw.lock held; they copy the entry out so it can be used after. */
+bool lw_find(const void *addr, int kind, struct lw_alloc *out);
+/* Is [addr, addr+len) pinned (MallocHost or registered)? */
+bool lw_is_pinned(const void *addr);
+
+/* ---- streams / events (stream_event.c) ---- */
+struct lw_stream {
+    uint32_t magic;
+    int device;
+    double clock;       /* virtual device time, seconds */
+    bool is_default;
+};
+struct lw_stream *lw_stream_new(int device, bool is_default);
+void lw_stream_free(struct lw_stream *s);
+/* Resolves a caller's handle (NULL = current device's default); lock held. */
+struct lw_stream *lw_stream_resolve(aclrtStream s, const char *fn);
+
+/* ---- timing model (model.c) ---- */
+double lw_noise_factor(void);                   /* lock held */
+double lw_path_seconds(struct lw_path p, double bytes);
+double lw_now(void);                            /* CLOCK_MONOTONIC seconds */
+
+/* ---- host NUMA (hostnode.c) ---- */
+int lw_cpu_node(void);
+int lw_mem_node(const void *addr, int fallback);
+
+/* ---- fp16 (half.c) ---- */
+float lw_half_to_float(uint16_t h);
+uint16_t lw_float_to_half(float f);
+
+
+#endif

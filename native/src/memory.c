@@ -1,0 +1,277 @@
+/*
+ * memory.c - device memory, page-locked host memory and registered host
+ * ranges, all kept in one registry so that any address inside an allocation
+ * resolves to it (copies infer their direction and device from it).
+ *
+ * Device memory is anonymous mmap with MAP_NORESERVE: a 64 GiB "HBM" costs
+ * nothing until it is touched, and each allocation is page aligned like the
+ * real runtime's (which is at least 32 B aligned).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static struct lw_alloc *reg;     /* guarded by lw.lock */
+static size_t nreg, capreg;
+
+static const char *kind_name(int kind)
+{
+    return kind == LW_MEM_DEVICE ? "device" : kind == LW_MEM_HOST ? "host" : "registered";
+}
+
+static bool contains(const struct lw_alloc *a, const void *addr)
+{
+    const char *p = addr;
+    return p >= a->base && p < a->base + (a->size ? a->size : 1);
+}
+
+bool lw_find(const void *addr, int kind, struct lw_alloc *out)
+{
+    for (size_t i = 0; i < nreg; i++)
+        if (reg[i].kind == kind && contains(&reg[i], addr)) {
+            if (out)
+                *out = reg[i];
+            return true;
+        }
+    return false;
+}
+
+bool lw_is_pinned(const void *addr)
+{
+    return lw_find(addr, LW_MEM_HOST, NULL) || lw_find(addr, LW_MEM_REGISTERED, NULL);
+}
+
+static int reg_add(struct lw_alloc a)
+{
+    if (nreg == capreg) {
+        size_t ncap = capreg ? capreg * 2 : 64;
+        struct lw_alloc *n = realloc(reg, ncap * sizeof *n);
+        if (!n)
+            return -1;
+        reg = n;
+        capreg = ncap;
+    }
+    reg[nreg++] = a;
+    return 0;
+}
+
+/* Removes the entry whose base is exactly p; -1 with a message otherwise. */
+static int reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out)
+{
+    for (size_t i = 0; i < nreg; i++) {
+        if (reg[i].kind != kind || !contains(&reg[i], p))
+            continue;
+        if (reg[i].base != p) {
+            lw_err("%s: %p is inside a %s allocation at %p (+%zu), not its start", fn, p,
+                   kind_name(kind), (void *)reg[i].base, (size_t)((const char *)p - reg[i].base));
+            return -1;
+        }
+        *out = reg[i];
+        reg[i] = reg[--nreg];
+        return 0;
+    }
+    lw_err("%s: %p is not a live %s allocation (unknown or already freed)", fn, p, kind_name(kind));
+    return -1;
+}
+
+static size_t page_round(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return (n + pg - 1) / pg * pg;
+}
+
+static void *map_bytes(size_t n)
+{
+    void *p = mmap(NULL, page_round(n), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    (void)policy;   /* huge/normal/P2P pages all behave alike over host memory */
+    int rc = lw_enter("aclrtMalloc");
+    if (rc)
+        return rc;
+    if (!devPtr || size == 0) {
+        lw_err("aclrtMalloc: %s", !devPtr ? "devPtr is NULL" : "size is 0");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    int dev = -1;
+    rc = lw_current("aclrtMalloc", &dev);
+    if (!rc && size > lw.prof.memory[dev] - lw.used[dev]) {
+        lw_err("aclrtMalloc: out of device memory on device %d: requested %zu bytes, %llu free",
+               dev, size, (unsigned long long)(lw.prof.memory[dev] - lw.used[dev]));
+        rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    void *p = NULL;
+    if (!rc) {
+        p = map_bytes(size);
+        struct lw_alloc a = { p, size, page_round(size), dev, LW_MEM_DEVICE };
+        if (!p || reg_add(a) != 0) {
+            if (p)
+                munmap(p, page_round(size));
+            lw_err("aclrtMalloc: host memory behind device %d exhausted (%zu bytes)", dev, size);
+            rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        } else {
+            lw.used[dev] += size;
+            lw_count(LW_CNT_DEVICE, 1);
+            *devPtr = p;
+        }
+    }
+    lw_unlock();
+    return rc;
+}
+
+aclError aclrtFree(void *devPtr)
+{
+    int rc = lw_enter("aclrtFree");
+    if (rc)
+        return rc;
+    if (!devPtr) {
+        lw_err("aclrtFree: devPtr is NULL");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    struct lw_alloc a;
+    if (reg_remove("aclrtFree", devPtr, LW_MEM_DEVICE, &a) != 0) {
+        lw_unlock();
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw.used[a.device] -= a.size;
+    lw_count(LW_CNT_DEVICE, -1);
+    lw_unlock();
+    munmap(a.base, a.mapped);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    int rc = lw_enter("aclrtMallocHost");
+    if (rc)
+        return rc;
+    if (!hostPtr || size == 0) {
+        lw_err("aclrtMallocHost: %s", !hostPtr ? "hostPtr is NULL" : "size is 0");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    rc = lw_check_init("aclrtMallocHost");
+    if (!rc) {
+        void *p = map_bytes(size);
+        struct lw_alloc a = { p, size, page_round(size), -1, LW_MEM_HOST };
+        if (!p || reg_add(a) != 0) {
+            if (p)
+                munmap(p, page_round(size));
+            lw_err("aclrtMallocHost: cannot allocate %zu bytes", size);
+            rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        } else {
+            lw_count(LW_CNT_HOST, 1);
+            *hostPtr = p;
+        }
+    }
+    lw_unlock();
+    return rc;
+}
+
+aclError aclrtFreeHost(void *hostPtr)
+{
+    int rc = lw_enter("aclrtFreeHost");
+    if (rc)
+        return rc;
+    if (!hostPtr) {
+        lw_err("aclrtFreeHost: hostPtr is NULL");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    struct lw_alloc a;
+    if (reg_remove("aclrtFreeHost", hostPtr, LW_MEM_HOST, &a) != 0) {
+        lw_unlock();
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_count(LW_CNT_HOST, -1);
+    lw_unlock();
+    munmap(a.base, a.mapped);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
+{
+    int rc = lw_enter("aclrtHostRegisterV2");
+    if (rc)
+        return rc;
+    if (!ptr || size == 0 || ((uintptr_t)ptr & 4095u) || !(flag & ACL_HOST_REG_PINNED)) {
+        lw_err("aclrtHostRegisterV2: %s", !ptr ? "ptr is NULL" : size == 0 ? "size is 0"
+               : ((uintptr_t)ptr & 4095u) ? "ptr must be 4 KiB aligned"
+               : "flag must include ACL_HOST_REG_PINNED (0x10000000)");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    rc = lw_check_init("aclrtHostRegisterV2");
+    const char *p = ptr;
+    for (size_t i = 0; !rc && i < nreg; i++) {
+        /* Overlap with anything already known is a caller bug. */
+        if (p < reg[i].base + reg[i].size && reg[i].base < p + size) {
+            lw_err("aclrtHostRegisterV2: [%p, +%llu) overlaps a %s range at %p", ptr,
+                   (unsigned long long)size, kind_name(reg[i].kind), (void *)reg[i].base);
+            rc = ACL_ERROR_INVALID_PARAM;
+        }
+    }
+    if (!rc) {
+        struct lw_alloc a = { (char *)ptr, (size_t)size, 0, -1, LW_MEM_REGISTERED };
+        if (reg_add(a) != 0) {
+            lw_err("aclrtHostRegisterV2: out of memory");
+            rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        } else {
+            lw_count(LW_CNT_REGISTERED, 1);
+        }
+    }
+    lw_unlock();
+    return rc;
+}
+
+aclError aclrtHostUnregister(void *ptr)
+{
+    int rc = lw_enter("aclrtHostUnregister");
+    if (rc)
+        return rc;
+    if (!ptr) {
+        lw_err("aclrtHostUnregister: ptr is NULL");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    struct lw_alloc a;
+    if (reg_remove("aclrtHostUnregister", ptr, LW_MEM_REGISTERED, &a) != 0) {
+        lw_unlock();
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_count(LW_CNT_REGISTERED, -1);
+    lw_unlock();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    int rc = lw_enter("aclrtGetMemInfo");
+    if (rc)
+        return rc;
+    if (!free || !total || (int)attr < 0 || (int)attr > 11) {
+        lw_err("aclrtGetMemInfo: %s", (!free || !total) ? "free/total is NULL"
+               : "attr out of range 0..11");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    lw_lock();
+    int dev = -1;
+    rc = lw_current("aclrtGetMemInfo", &dev);
+    if (!rc) {
+        /* DDR and HBM attrs both answer with the one memory the profile gives. */
+        *total = lw.prof.memory[dev];
+        *free = lw.prof.memory[dev] - lw.used[dev];
+    }
+    lw_unlock();
+    return rc;
+}

@@ -1,0 +1,124 @@
+/* test_main.c - runs every test; prints "N passed, M failed" last. */
+#define _GNU_SOURCE
+#include "check.h"
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+int check_failures;
+static char dir[256];
+
+#define TESTS(X) X(test_init_and_devices) X(test_memory) X(test_copies) X(test_peer_access) \
+    X(test_events) X(test_model_p2p_local) X(test_model_host) X(test_passthrough) \
+    X(test_fault_fail) X(test_fault_hang) X(test_fault_crash) X(test_fault_link_scale) \
+    X(test_fault_corrupt) X(test_profile_errors) X(test_profiles_shipped) \
+    X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_errors) X(test_hccl_timeout) \
+    X(test_live_counters_zero)
+#define DECL(t) void t(void);
+TESTS(DECL)
+
+const char *last_msg(void)
+{
+    const char *m = aclGetRecentErrMsg();
+    return m ? m : "";
+}
+
+const char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int i;
+    i = (i + 1) % 4;
+    snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
+    return buf[i];
+}
+
+void write_file(const char *path, const char *text)
+{
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) { perror(tmp); exit(2); }
+    fputs(text, f);
+    fclose(f);
+    if (rename(tmp, path) != 0) { perror(path); exit(2); }
+}
+
+int use_profile(const char *text)
+{
+    aclFinalize();
+    aclGetRecentErrMsg();
+    if (text) {
+        write_file(tmp_path("test.profile"), text);
+        setenv("LINKWATCH_SIM_PROFILE", tmp_path("test.profile"), 1);
+    } else {
+        unsetenv("LINKWATCH_SIM_PROFILE");
+    }
+    return aclInit(NULL);
+}
+
+void set_control(const char *text)
+{
+    if (text)
+        write_file(tmp_path("control"), text);
+    else
+        unlink(tmp_path("control"));
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double copy_gbps(void *dst, const void *src, size_t count, aclrtStream s, int iters)
+{
+    aclrtEvent a, b;
+    double v[64];
+    aclrtCreateEvent(&a);
+    aclrtCreateEvent(&b);
+    for (int i = 0; i < iters; i++) {
+        float ms = 0;
+        aclrtRecordEvent(a, s);
+        CHECK_RC(aclrtMemcpyAsync(dst, count, src, count, ACL_MEMCPY_DEFAULT, s), 0);
+        aclrtRecordEvent(b, s);
+        aclrtSynchronizeStream(s);
+        CHECK_RC(aclrtEventElapsedTime(&ms, a, b), 0);
+        v[i] = (double)count / (ms * 1e-3) / 1e9;
+    }
+    aclrtDestroyEvent(a);
+    aclrtDestroyEvent(b);
+    return median(v, iters);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/lwsim-test-XXXXXX");
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 2; }
+    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control"), 1);
+    unsetenv("LINKWATCH_SIM_TIMING");
+    unsetenv("HCCL_EXEC_TIMEOUT");
+    int passed = 0, failed = 0;
+#define RUN(t) do { check_failures = 0; set_control(NULL); use_profile(NULL); aclrtSetDevice(0); \
+        double t0_ = now_s(); t(); fprintf(stderr, "%-26s %5.2f s\n", #t, now_s() - t0_); \
+        if (check_failures) { failed++; fprintf(stderr, "FAILED %s\n", #t); } else passed++; } while (0);
+    TESTS(RUN)
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
