@@ -10,29 +10,43 @@ import com.sun.jna.Native;
 final class NativeHost {
   private NativeHost() {}
 
+  // Keeps the load failure instead of throwing from the static initializer: that would surface as
+  // ExceptionInInitializerError once and NoClassDefFoundError on every later call.
   private static final class Holder {
-    static final LibC LIBC = load();
+    static final LibC LIBC;
+    static final UnsatisfiedLinkError FAILURE;
 
-    private static LibC load() {
+    static {
+      LibC libc = null;
+      UnsatisfiedLinkError failure = null;
       try {
-        return Native.load("c", LibC.class);
+        libc = Native.load("c", LibC.class);
       } catch (UnsatisfiedLinkError e) {
-        throw new HostException("libc could not be loaded through JNA: " + e.getMessage(), e);
+        failure = e;
       }
+      LIBC = libc;
+      FAILURE = failure;
     }
   }
 
-  private static final class PageSize {
-    static final long BYTES = libc().getpagesize();
-  }
+  private static volatile long pageSize;
 
   static LibC libc() {
+    if (Holder.LIBC == null) {
+      throw new HostException(
+          "libc could not be loaded through JNA: " + Holder.FAILURE.getMessage(), Holder.FAILURE);
+    }
     return Holder.LIBC;
   }
 
   /** The base page size: 4 KiB on x86_64, 4 or 64 KiB on aarch64 depending on the kernel. */
   static long pageSize() {
-    return PageSize.BYTES;
+    long bytes = pageSize;
+    if (bytes == 0) {
+      bytes = libc().getpagesize();
+      pageSize = bytes;
+    }
+    return bytes;
   }
 
   /** errno of the last native call made by this thread. */
