@@ -58,7 +58,7 @@ public final class ConfigLoader {
       JsonLocation at = e.getLocation();
       String where = at == null ? "" : "line " + at.getLineNr() + ": ";
       throw new ConfigException(
-          source + ": " + where + "not valid YAML: " + e.getOriginalMessage());
+          source + ": " + where + "not valid YAML: " + oneLine(e.getOriginalMessage()));
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       root = MissingNode.getInstance();
@@ -75,6 +75,16 @@ public final class ConfigLoader {
       throw new ConfigException(msg.toString());
     }
     return config;
+  }
+
+  /** SnakeYAML's messages quote the offending line with a caret under it; keep only the words. */
+  private static String oneLine(String message) {
+    return message
+        .lines()
+        .filter(l -> !l.isBlank() && !l.startsWith(" "))
+        .map(String::strip)
+        .reduce((a, b) -> a + ": " + b)
+        .orElse(message);
   }
 
   public static AgentConfig defaults() {

@@ -19,6 +19,9 @@ import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Quantile;
+import io.prometheus.metrics.model.snapshots.Quantiles;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,9 +86,15 @@ public final class LinkwatchCollector implements MultiCollector {
   private final class Families {
     final Map<String, Family> gauges = new LinkedHashMap<>();
     final Map<String, InfoSnapshot.Builder> infos = new LinkedHashMap<>();
+    final List<SummarySnapshot.SummaryDataPointSnapshot> summaries = new ArrayList<>();
 
     Family gauge(String name, String help, Unit unit) {
-      return gauges.computeIfAbsent(name, n -> new Family(n, help + LAST_RUN, unit));
+      return gauges.computeIfAbsent(name, n -> new Family(n, help, unit));
+    }
+
+    /** A family whose values are figures of the last run, and whose HELP says so. */
+    Family result(String name, String help, Unit unit) {
+      return gauge(name, help + LAST_RUN, unit);
     }
 
     void info(String name, String help, String... labels) {
@@ -108,6 +117,17 @@ public final class LinkwatchCollector implements MultiCollector {
     List<MetricSnapshot> out = new ArrayList<>();
     f.gauges.values().stream().filter(g -> !g.points.isEmpty()).forEach(g -> out.add(g.snapshot()));
     f.infos.values().forEach(i -> out.add(i.build()));
+    if (!f.summaries.isEmpty()) {
+      SummarySnapshot.Builder latency =
+          SummarySnapshot.builder()
+              .name("linkwatch_allreduce_latency_seconds")
+              .help(
+                  "Allreduce time over the iterations of a run (slowest rank per iteration)."
+                      + LAST_RUN)
+              .unit(Unit.SECONDS);
+      f.summaries.forEach(latency::dataPoint);
+      out.add(latency.build());
+    }
     out.add(runsCounter());
     out.add(
         InfoSnapshot.builder()
@@ -123,7 +143,7 @@ public final class LinkwatchCollector implements MultiCollector {
 
   private static void addMeasurement(Families f, Measurement m) {
     if (m instanceof P2pBandwidth p) {
-      f.gauge(
+      f.result(
               "linkwatch_p2p_bandwidth_bytes_per_second",
               "Median copy bandwidth from device src to device dst.",
               null)
@@ -138,16 +158,18 @@ public final class LinkwatchCollector implements MultiCollector {
               "size_bytes",
               String.valueOf(p.sizeBytes()));
     } else if (m instanceof AllreduceLatency a) {
-      Family lat =
-          f.gauge(
-              "linkwatch_allreduce_latency_seconds",
-              "Allreduce time over the iterations of a run (slowest rank per iteration).",
-              null);
-      String size = String.valueOf(a.sizeBytes());
-      lat.add(a.p50Seconds(), "devices", a.devices(), "size_bytes", size, "quantile", "0.5");
-      lat.add(a.p99Seconds(), "devices", a.devices(), "size_bytes", size, "quantile", "0.99");
+      f.summaries.add(
+          SummarySnapshot.SummaryDataPointSnapshot.builder()
+              .labels(
+                  Labels.of("devices", a.devices(), "size_bytes", String.valueOf(a.sizeBytes())))
+              .quantiles(
+                  Quantiles.of(
+                      new Quantile(0.5, a.p50Seconds()), new Quantile(0.99, a.p99Seconds())))
+              .count(a.iterations())
+              .sum(a.sumSeconds())
+              .build());
     } else if (m instanceof AllreduceBusBandwidth b) {
-      f.gauge(
+      f.result(
               "linkwatch_allreduce_bus_bandwidth_bytes_per_second",
               "Allreduce bus bandwidth, algbw*2(n-1)/n as nccl-tests define it.",
               null)
@@ -158,7 +180,7 @@ public final class LinkwatchCollector implements MultiCollector {
               "size_bytes",
               String.valueOf(b.sizeBytes()));
     } else if (m instanceof HostTransferBandwidth h) {
-      f.gauge(
+      f.result(
               "linkwatch_host_transfer_bandwidth_bytes_per_second",
               "Median host-device copy bandwidth; mem_node is where the buffer's pages really were.",
               null)
@@ -177,7 +199,7 @@ public final class LinkwatchCollector implements MultiCollector {
               "size_bytes",
               String.valueOf(h.sizeBytes()));
     } else if (m instanceof HostBufferPages p) {
-      f.gauge(
+      f.result(
               "linkwatch_host_buffer_pages_ratio",
               "Share of the host buffer's pages found on mem_node.",
               null)
@@ -192,7 +214,7 @@ public final class LinkwatchCollector implements MultiCollector {
               "mem_node",
               String.valueOf(p.memNode()));
     } else if (m instanceof DeviceMemoryBandwidth d) {
-      f.gauge(
+      f.result(
               "linkwatch_device_memory_bandwidth_bytes_per_second",
               "Device-local copy bandwidth, bytes copied per second.",
               null)
@@ -225,7 +247,7 @@ public final class LinkwatchCollector implements MultiCollector {
           "linkwatch_device",
           "One series per device, with its inventory.",
           labels.toArray(String[]::new));
-      f.gauge("linkwatch_device_memory_total_bytes", "Total device memory.", Unit.BYTES)
+      f.result("linkwatch_device_memory_total_bytes", "Total device memory.", Unit.BYTES)
           .add(d.memoryTotalBytes(), "device", String.valueOf(d.device()));
     }
   }

@@ -1,10 +1,25 @@
 package io.linkwatch.probe.result;
 
-/** Allreduce time over a run's iterations (the slowest rank per iteration). */
-public record AllreduceLatency(String devices, long sizeBytes, double p50Seconds, double p99Seconds)
+/**
+ * Allreduce time over a run's iterations (the slowest rank per iteration): the median, the 99th
+ * percentile, and the count and sum of the iteration times, exposed together as a summary.
+ */
+public record AllreduceLatency(
+    String devices,
+    long sizeBytes,
+    double p50Seconds,
+    double p99Seconds,
+    long iterations,
+    double sumSeconds)
     implements Measurement {
   @Override
   public String summary() {
-    return toString();
+    return String.format(
+        java.util.Locale.ROOT,
+        "%s %dB p50=%.1fus p99=%.1fus",
+        devices,
+        sizeBytes,
+        p50Seconds * 1e6,
+        p99Seconds * 1e6);
   }
 }

@@ -1,0 +1,177 @@
+package io.linkwatch.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linkwatch.probe.DevicePair;
+import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.runtime.Backend;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every invalid file maps to its exact message, as blackbox_exporter's config tests do. */
+class ConfigLoaderTest {
+  static Stream<Arguments> invalidFiles() {
+    return Stream.of(
+        Arguments.of("listn: 0.0.0.0:10187", "f.yaml: listn: unknown key"),
+        Arguments.of(
+            "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
+        Arguments.of(
+            "listen: 0.0.0.0:70000",
+            "f.yaml: listen: '0.0.0.0:70000': the port must be between 0 and 65535"),
+        Arguments.of(
+            "listen: 'localhost:http'",
+            "f.yaml: listen: 'localhost:http': the port is not a number"),
+        Arguments.of(
+            "listen: '::1:10187'",
+            "f.yaml: listen: '::1:10187': write IPv6 addresses in brackets, e.g. [::1]:10187"),
+        Arguments.of(
+            "backend: cuda",
+            "f.yaml: backend: unknown backend 'cuda' (expected one of ascend, sim)"),
+        Arguments.of("budget: 2", "f.yaml: budget: must be between 1.0E-4 and 1.0, not 2.0"),
+        Arguments.of("budget: lots", "f.yaml: budget: must be a number, not 'lots'"),
+        Arguments.of(
+            "paths:\n  procfs: proc", "f.yaml: paths.procfs: 'proc' must be an absolute path"),
+        Arguments.of("paths:\n  devfs: /dev", "f.yaml: paths.devfs: unknown key"),
+        Arguments.of("topology:\n  command: []", "f.yaml: topology.command: must not be empty"),
+        Arguments.of("probes:\n  p2pp: {}", "f.yaml: probes.p2pp: unknown key"),
+        Arguments.of("probes: [p2p]", "f.yaml: probes: must be a mapping of keys to values"),
+        Arguments.of(
+            "probes:\n  p2p:\n    enabled: yes please",
+            "f.yaml: probes.p2p.enabled: must be true or false, not 'yes please'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    every: 5 minutes",
+            "f.yaml: probes.p2p.every: '5 minutes' is not a duration (use e.g. 500ms, 30s, 5m, 1h)"),
+        Arguments.of(
+            "probes:\n  p2p:\n    every: 0s",
+            "f.yaml: probes.p2p.every: '0s' is not a duration: it must be above 0"),
+        Arguments.of(
+            "probes:\n  p2p:\n    cron: '61 * * * * ?'",
+            "f.yaml: probes.p2p.cron: '61 * * * * ?' is not a cron expression: Minute and Second values must be between 0 and 59"),
+        Arguments.of(
+            "probes:\n  p2p:\n    every: 5m\n    cron: '0 * * * * ?'",
+            "f.yaml: probes.p2p: set either every or cron, not both"),
+        Arguments.of(
+            "probes:\n  p2p:\n    every: 1m\n    deadline: 2m",
+            "f.yaml: probes.p2p.deadline: 2m must be shorter than the probe's interval (1m), or runs would pile up"),
+        Arguments.of(
+            "probes:\n  p2p:\n    cron: '0 * * * * ?'\n    deadline: 90s",
+            "f.yaml: probes.p2p.deadline: 90s must be shorter than the probe's interval (1m), or runs would pile up"),
+        Arguments.of(
+            "probes:\n  p2p:\n    sizes: [1MiB, 12XB]",
+            "f.yaml: probes.p2p.sizes[1]: '12XB' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)"),
+        Arguments.of(
+            "probes:\n  p2p:\n    sizes: [0]",
+            "f.yaml: probes.p2p.sizes[0]: '0' is not a size: it must be above 0"),
+        Arguments.of(
+            "probes:\n  p2p:\n    sizes: []", "f.yaml: probes.p2p.sizes: must not be empty"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: 0",
+            "f.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0"),
+        Arguments.of(
+            "probes:\n  p2p:\n    warmup: -1",
+            "f.yaml: probes.p2p.warmup: must be between 0 and 10000, not -1"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: 2.5",
+            "f.yaml: probes.p2p.iterations: must be a whole number, not '2.5'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    pairs: ['0->0']",
+            "f.yaml: probes.p2p.pairs[0]: '0->0' is not a device pair: ids must be different and not negative"),
+        Arguments.of(
+            "probes:\n  p2p:\n    pairs: ['0-1']",
+            "f.yaml: probes.p2p.pairs[0]: '0-1' is not a device pair (use e.g. 0->1)"),
+        Arguments.of(
+            "probes:\n  p2p:\n    sizes:\n      big: 1GiB",
+            "f.yaml: probes.p2p.sizes: must be a list"),
+        Arguments.of("- just\n- a list", "f.yaml: the file must be a mapping of keys to values"),
+        Arguments.of(
+            "listen: [unclosed",
+            "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("invalidFiles")
+  void rejectsWithExactMessage(String yaml, String message) {
+    assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", yaml))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(message);
+  }
+
+  @Test
+  void reportsEveryProblemOfAFileTogether() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    "backend: gpu\nprobes:\n  p2p:\n    iterations: 0\n    sizess: [1MiB]"))
+        .hasMessage(
+            "f.yaml: backend: unknown backend 'gpu' (expected one of ascend, sim)\n"
+                + "f.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0\n"
+                + "f.yaml: probes.p2p.sizess: unknown key");
+  }
+
+  @Test
+  void emptyFileMeansDefaults() {
+    AgentConfig c = ConfigLoader.parse("f.yaml", "");
+    assertThat(c.listen()).isEqualTo(ListenAddress.DEFAULT);
+    assertThat(c.backend()).isEqualTo(Backend.ASCEND);
+    ProbeConfig p2p = c.probes().get(ProbeKind.P2P);
+    assertThat(p2p.enabled()).isTrue();
+    assertThat(p2p.schedule().nominalInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(p2p.deadline()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(p2p.settings()).isEqualTo(P2pSettings.DEFAULTS);
+  }
+
+  @Test
+  void readsEveryKey() {
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            listen: "[::1]:9100"
+            backend: sim
+            probes:
+              p2p:
+                cron: "0 0/10 * * * ?"
+                deadline: 30s
+                sizes: [1MiB, 1GB]
+                warmup: 0
+                iterations: 3
+                pairs: ["1->0"]
+            """);
+    assertThat(c.listen()).isEqualTo(new ListenAddress("::1", 9100));
+    assertThat(c.backend()).isEqualTo(Backend.SIM);
+    ProbeConfig p2p = c.probes().get(ProbeKind.P2P);
+    assertThat(p2p.schedule().cron()).contains("0 0/10 * * * ?");
+    assertThat(p2p.schedule().nominalInterval()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(p2p.settings())
+        .isEqualTo(
+            new P2pSettings(
+                List.of(1L << 20, 1_000_000_000L), 0, 3, List.of(new DevicePair(1, 0))));
+  }
+
+  /** The shipped file shows every key at its default, so it must parse to exactly the defaults. */
+  @Test
+  void shippedConfigIsTheDefaults() throws Exception {
+    Path shipped = Path.of("..", "systemd", "linkwatch.yaml");
+    assertThat(Files.exists(shipped)).isTrue();
+    assertThat(ConfigLoader.load(shipped)).isEqualTo(ConfigLoader.defaults());
+    for (ProbeKind kind : ProbeKind.values()) {
+      assertThat(Files.readString(shipped)).contains("  " + kind.id() + ":");
+    }
+  }
+
+  @Test
+  void missingFileIsAnError() {
+    assertThatThrownBy(() -> ConfigLoader.load(Path.of("/nonexistent/linkwatch.yaml")))
+        .hasMessage("/nonexistent/linkwatch.yaml: no such file");
+  }
+}

@@ -1,0 +1,171 @@
+package io.linkwatch.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.probe.result.AllreduceBusBandwidth;
+import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.DeviceMemoryBandwidth;
+import io.linkwatch.probe.result.HostBufferPages;
+import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.result.LinkInfo;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.testing.Promtool;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scrapes a fixed set of results and compares the whole exposition with the golden file, which also
+ * passes {@code promtool check metrics}. Set {@code -Dlinkwatch.golden.update=true} to rewrite the
+ * file after an intended change, and review the diff.
+ */
+class GoldenExpositionTest {
+  static final Path GOLDEN = Path.of("src/test/resources/golden/linkwatch.prom");
+
+  static String scrape(ResultStore store) throws Exception {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(
+        new LinkwatchCollector(
+            store,
+            Map.of(
+                "p2p",
+                300.0,
+                "allreduce",
+                300.0,
+                "host_transfer",
+                600.0,
+                "device_memory",
+                600.0,
+                "topology",
+                3600.0),
+            "1.2.3",
+            "sim"));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, registry.scrape());
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  static ResultStore fixedStore() {
+    ResultStore store =
+        new ResultStore(Clock.fixed(Instant.ofEpochSecond(1_790_000_000), ZoneOffset.UTC));
+    store.record(
+        ProbeRun.of(
+            "p2p",
+            List.of(
+                TargetResult.success(
+                    "0->1",
+                    2.5,
+                    List.of(new P2pBandwidth(0, 1, "SIO", 268435456, 1.551e11, 0.001731))),
+                TargetResult.failure(
+                    "1->0",
+                    Outcome.ERROR,
+                    "aclrtMemcpyAsync returned 507011: injected fault",
+                    0.4))));
+    store.record(
+        ProbeRun.of(
+            "allreduce",
+            List.of(
+                TargetResult.success(
+                    "0,1",
+                    3.0,
+                    List.of(
+                        new AllreduceLatency("0,1", 1024, 2.727e-4, 2.9e-4, 50, 0.01375),
+                        new AllreduceBusBandwidth("0,1", 1073741824, 1.051e11, 1.051e11))))));
+    store.record(
+        ProbeRun.of(
+            "host_transfer",
+            List.of(
+                TargetResult.success(
+                    "dev0/node4",
+                    1.5,
+                    List.of(
+                        new HostTransferBandwidth(
+                            0, "h2d", "pageable", 4, "5", 67108864, 1.86e10, "numa_maps"),
+                        new HostTransferBandwidth(
+                            0, "d2h", "pinned", 4, "unknown", 67108864, 4.1e10, "unknown"),
+                        new HostBufferPages(0, "pageable", 4, 5, 1.0))))));
+    store.record(
+        ProbeRun.of(
+            "device_memory",
+            List.of(
+                TargetResult.success(
+                    "dev0", 0.8, List.of(new DeviceMemoryBandwidth(0, 1073741824, 6.21e11))))));
+    store.record(
+        ProbeRun.of(
+            "topology",
+            List.of(
+                TargetResult.success(
+                    "dev0",
+                    0.1,
+                    List.of(
+                        new LinkInfo(0, 1, "SIO"),
+                        new DeviceInfo(0, "Ascend910_9382", "2", "", "", 68719476736L))))));
+    // A second p2p run: 0->1 times out, so its bandwidth series must be gone.
+    return store;
+  }
+
+  @Test
+  void exposesTheGoldenText() throws Exception {
+    String text = scrape(fixedStore());
+    if (Boolean.getBoolean("linkwatch.golden.update")) {
+      Files.writeString(GOLDEN, text);
+    }
+    assertThat(text).isEqualTo(Files.readString(GOLDEN));
+  }
+
+  @Test
+  void goldenFilePassesPromtool() throws Exception {
+    Promtool.assertCleanMetrics(Files.readString(GOLDEN));
+  }
+
+  @Test
+  void aFailedRunRemovesItsSeriesAndKeepsItsLastSuccessTime() throws Exception {
+    ResultStore store = fixedStore();
+    store.record(
+        ProbeRun.of(
+            "p2p", List.of(TargetResult.failure("0->1", Outcome.TIMEOUT, "deadline", 120))));
+    String text = scrape(store);
+    assertThat(text).doesNotContain("linkwatch_p2p_bandwidth_bytes_per_second{");
+    assertThat(text).contains("linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 0.0");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_last_success_timestamp_seconds{probe=\"p2p\",target=\"0->1\"} 1.79E9");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"timeout\",target=\"0->1\"} 1.0");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"success\",target=\"0->1\"} 1.0");
+  }
+
+  @Test
+  void skippedRunsCountAgainstKnownTargetsAndKeepResults() throws Exception {
+    ResultStore store = fixedStore();
+    store.recordSkip("p2p", Outcome.SKIPPED_BUSY);
+    store.recordSkip("never_ran", Outcome.SKIPPED_BUDGET);
+    String text = scrape(store);
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"skipped_busy\",target=\"0->1\"} 1.0");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"skipped_busy\",target=\"1->0\"} 1.0");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"never_ran\",result=\"skipped_budget\",target=\"never_ran\"} 1.0");
+    assertThat(text).contains("linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\"");
+  }
+}
