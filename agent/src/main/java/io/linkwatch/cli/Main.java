@@ -32,4 +32,13 @@ public final class Main {
     cli.setExecutionExceptionHandler(new ErrorHandler());
     return cli.execute(args);
   }
+
+  /** Runs a command with its output and errors sent to the given writers (for tests, embedding). */
+  public static int execute(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler(new ErrorHandler());
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(args);
+  }
 }
