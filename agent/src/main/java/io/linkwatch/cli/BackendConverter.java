@@ -2,11 +2,16 @@ package io.linkwatch.cli;
 
 import io.linkwatch.runtime.Backend;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
 /** Reads {@code --backend sim|ascend}. */
 final class BackendConverter implements ITypeConverter<Backend> {
   @Override
   public Backend convert(String value) {
-    return Backend.parse(value);
+    try {
+      return Backend.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new TypeConversionException(e.getMessage());
+    }
   }
 }

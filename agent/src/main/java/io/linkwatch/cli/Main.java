@@ -28,15 +28,24 @@ public final class Main {
   }
 
   public static int execute(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    return configure(new CommandLine(new Main())).execute(args);
+  }
+
+  /** One line for a usage error (with a pointer to --help), exit 2; see {@link ErrorHandler}. */
+  private static CommandLine configure(CommandLine cli) {
     cli.setExecutionExceptionHandler(new ErrorHandler());
-    return cli.execute(args);
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          e.getCommandLine().getErr().println("linkwatch: " + e.getMessage());
+          e.getCommandLine().getErr().flush();
+          return EXIT_USAGE;
+        });
+    return cli;
   }
 
   /** Runs a command with its output and errors sent to the given writers (for tests, embedding). */
   public static int execute(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-    CommandLine cli = new CommandLine(new Main());
-    cli.setExecutionExceptionHandler(new ErrorHandler());
+    CommandLine cli = configure(new CommandLine(new Main()));
     cli.setOut(out);
     cli.setErr(err);
     return cli.execute(args);

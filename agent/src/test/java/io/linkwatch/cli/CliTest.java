@@ -1,0 +1,158 @@
+package io.linkwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.SimControl;
+import io.linkwatch.util.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The one-shot commands as a user runs them: output, errors and exit codes. */
+class CliTest {
+  record Run(int exit, String out, String err) {}
+
+  private SimControl control;
+
+  @BeforeEach
+  void noFaults() {
+    control = SimControl.open();
+  }
+
+  @AfterEach
+  void removeFaults() {
+    control.close();
+  }
+
+  static Run cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.execute(new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  void helpListsTheCommands() {
+    Run r = cli("--help");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("run", "probe", "topo", "check-config").doesNotContain("worker");
+  }
+
+  @Test
+  void p2pPrintsBothDirectionsPerSize() {
+    Run r =
+        cli(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim",
+            "--sizes",
+            "1MiB,4MiB",
+            "--iterations",
+            "3",
+            "--warmup",
+            "1");
+    assertThat(r.exit()).isZero();
+    String[] lines = r.out().split("\n");
+    assertThat(lines[0]).matches("size\\s+0->1 GB/s\\s+0->1 ms\\s+1->0 GB/s\\s+1->0 ms");
+    assertThat(lines[1]).matches("1MiB\\s+\\d+\\.\\d\\s+0\\.2\\d\\d\\s+\\d+\\.\\d\\s+0\\.2\\d\\d");
+    assertThat(lines[2]).startsWith("4MiB");
+    assertThat(r.out()).contains("link 0->1: SIO", "link 1->0: SIO");
+  }
+
+  @Test
+  void jsonCarriesTheSameResults() throws Exception {
+    Run r =
+        cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2", "--json");
+    assertThat(r.exit()).isZero();
+    JsonNode run = Json.MAPPER.readTree(r.out());
+    assertThat(run.get("probe").asText()).isEqualTo("p2p");
+    assertThat(run.get("targets")).hasSize(2);
+    JsonNode m = run.get("targets").get(0).get("measurements").get(0);
+    assertThat(m.get("type").asText()).isEqualTo("P2pBandwidth");
+    assertThat(m.get("sizeBytes").asLong()).isEqualTo(1L << 20);
+    assertThat(m.get("bytesPerSecond").asDouble()).isGreaterThan(1e9);
+  }
+
+  @Test
+  void anInjectedFailureIsOneLinePerTargetAndExitOne() {
+    control.set("fail aclrtMemcpyAsync 507011");
+    Run r = cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err().lines())
+        .containsExactly(
+            "linkwatch: p2p 0->1: aclrtMemcpyAsync returned 507011: injected fault: aclrtMemcpyAsync returned 507011",
+            "linkwatch: p2p 1->0: aclrtMemcpyAsync returned 507011: injected fault: aclrtMemcpyAsync returned 507011");
+  }
+
+  @Test
+  void corruptionIsReportedAsADataMismatch() {
+    control.set("corrupt aclrtMemcpyAsync");
+    Run r = cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "1");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err())
+        .contains("linkwatch: p2p 0->1: p2p 0->1 1MiB: data mismatch in the block at offset 0");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0|linkwatch: Invalid value for option '--sizes' (<sizes>): '0' is not a size: it must be above 0",
+        "-1|linkwatch: Invalid value for option '--sizes' (<sizes>): '-1' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
+        "12XB|linkwatch: Invalid value for option '--sizes' (<sizes>): '12XB' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
+        "128GiB|linkwatch: --sizes: 128GiB is more than device 0's memory (64GiB)"
+      })
+  void badSizesAreOneLineAndExitTwo(String size, String message) {
+    Run r = cli("probe", "p2p", "--backend", "sim", "--sizes", size);
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err().lines().findFirst()).contains(message);
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void badIterationsExitTwo() {
+    Run r = cli("probe", "p2p", "--backend", "sim", "--iterations", "0");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("linkwatch: --iterations must be at least 1, not 0\n");
+  }
+
+  /** This machine has no CANN: the real backend is one clear line, exit 2, no stack trace. */
+  @Test
+  void ascendWithoutCannIsOneLineExitTwo() throws Exception {
+    JavaProcess.Result r =
+        JavaProcess.run(Map.of(), Duration.ofSeconds(60), "probe", "p2p", "--backend", "ascend");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "linkwatch: libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim\n");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void checkConfigReportsEveryErrorAndExitsTwo() throws Exception {
+    java.nio.file.Path bad = java.nio.file.Files.createTempFile("linkwatch", ".yaml");
+    java.nio.file.Files.writeString(bad, "listen: nowhere\nprobes:\n  p2p:\n    warmup: -2\n");
+    Run r = cli("check-config", bad.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "linkwatch: "
+                + bad
+                + ": listen: 'nowhere' is not HOST:PORT (e.g. 0.0.0.0:10187)\n"
+                + bad
+                + ": probes.p2p.warmup: must be between 0 and 10000, not -2\n");
+    java.nio.file.Files.writeString(bad, "backend: sim\n");
+    Run ok = cli("check-config", bad.toString());
+    assertThat(ok.exit()).isZero();
+    assertThat(ok.out()).startsWith(bad + ": ok (backend sim");
+  }
+}
