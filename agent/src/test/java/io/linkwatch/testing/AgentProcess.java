@@ -1,0 +1,206 @@
+package io.linkwatch.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code linkwatch run} as a real child process on the sim, with its own config and fault file,
+ * listening on a free loopback port that it reports on stdout.
+ */
+public final class AgentProcess implements AutoCloseable {
+  private static final Pattern SERVING = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/metrics");
+
+  private final Process process;
+  private final int port;
+  private final Path control;
+  private final List<String> log = Collections.synchronizedList(new ArrayList<>());
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private AgentProcess(Process process, int port, Path control) {
+    this.process = process;
+    this.port = port;
+    this.control = control;
+  }
+
+  /** Starts the agent with {@code configYaml} (listen and backend are set here). */
+  public static AgentProcess start(Path dir, String configYaml, Map<String, String> env) throws Exception {
+    Path config = dir.resolve("linkwatch.yaml");
+    Files.writeString(config, "backend: sim\nlisten: 127.0.0.1:0\n" + configYaml);
+    Path control = dir.resolve("sim-control");
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("LINKWATCH_SIM_CONTROL", control.toString());
+    Process p = JavaProcess.builder(all, "run", "--config", config.toString()).start();
+    CompletableFuture<Integer> port = new CompletableFuture<>();
+    AgentProcess[] self = new AgentProcess[1];
+    List<String> early = Collections.synchronizedList(new ArrayList<>());
+    Thread out =
+        new Thread(
+            () -> {
+              try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                  Matcher m = SERVING.matcher(line);
+                  if (m.find()) {
+                    port.complete(Integer.parseInt(m.group(1)));
+                  }
+                  early.add(line);
+                }
+              } catch (IOException e) {
+                port.completeExceptionally(e);
+              }
+            });
+    out.setDaemon(true);
+    out.start();
+    Thread err =
+        new Thread(
+            () -> {
+              try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                  early.add(line);
+                }
+              } catch (IOException e) {
+                // the agent is gone
+              }
+            });
+    err.setDaemon(true);
+    err.start();
+    try {
+      int actual = port.get(60, TimeUnit.SECONDS);
+      self[0] = new AgentProcess(p, actual, control);
+    } catch (Exception e) {
+      p.destroyForcibly();
+      throw new AssertionError("the agent did not start; it printed: " + early, e);
+    }
+    self[0].log.addAll(early);
+    // Keep collecting after start: tests read the log.
+    Thread copier =
+        new Thread(
+            () -> {
+              int seen = early.size();
+              while (p.isAlive()) {
+                synchronized (early) {
+                  while (seen < early.size()) {
+                    self[0].log.add(early.get(seen++));
+                  }
+                }
+                sleep(100);
+              }
+            });
+    copier.setDaemon(true);
+    copier.start();
+    return self[0];
+  }
+
+  static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  public List<String> log() {
+    synchronized (log) {
+      return new ArrayList<>(log);
+    }
+  }
+
+  public void faults(String... lines) {
+    if (lines.length == 0) {
+      try {
+        Files.deleteIfExists(control);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    } else {
+      SimControl.write(control, lines);
+    }
+  }
+
+  public HttpResponse<String> get(String path, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  public HttpResponse<byte[]> getBytes(String path, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  public HttpResponse<String> send(String method, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  public String metrics() throws Exception {
+    return get("/metrics").body();
+  }
+
+  /** Polls {@code /metrics} until it contains every needle, or fails after {@code timeout}. */
+  public String awaitMetrics(Duration timeout, String... needles) throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    String text = "";
+    while (System.nanoTime() < end) {
+      text = metrics();
+      boolean all = true;
+      for (String n : needles) {
+        all &= text.contains(n);
+      }
+      if (all) {
+        return text;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("metrics never showed " + List.of(needles) + "; last scrape:\n" + text + "\nlog:\n" + String.join("\n", log()));
+  }
+
+  /** SIGTERM, then waits; returns the exit status or -1 if it did not stop in time. */
+  public int terminate(Duration timeout) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      return -1;
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
+}
