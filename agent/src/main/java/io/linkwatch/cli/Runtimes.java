@@ -29,10 +29,10 @@ final class Runtimes {
     if (command == null) {
       return topologySource();
     }
-    List<String> words = List.of(command.strip().split("\\s+"));
     if (command.isBlank()) {
       throw new UsageException("--topology-command must not be empty");
     }
+    List<String> words = List.of(command.strip().split("\\s+"));
     return FallbackTopologySource.standard(words, CommandTopologySource.DEFAULT_TIMEOUT);
   }
 
