@@ -7,5 +7,9 @@ import picocli.CommandLine.Command;
     name = "probe",
     mixinStandardHelpOptions = true,
     description = "Run one probe once and print its results.",
-    subcommands = {ProbeP2pCommand.class})
+    subcommands = {
+      ProbeP2pCommand.class,
+      ProbeDeviceMemoryCommand.class,
+      ProbeTopologyCommand.class
+    })
 final class ProbeCommand {}

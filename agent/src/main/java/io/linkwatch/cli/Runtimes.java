@@ -21,6 +21,21 @@ final class Runtimes {
     return FallbackTopologySource.standard(CommandTopologySource.DEFAULT_TIMEOUT);
   }
 
+  /**
+   * {@code aclrtGetDevicesTopo}, then {@code command} (as {@code --topology-command} gives it:
+   * words split on whitespace, run without a shell); null means {@code npu-smi info -t topo}.
+   */
+  static TopologySource topologySource(String command) {
+    if (command == null) {
+      return topologySource();
+    }
+    if (command.isBlank()) {
+      throw new UsageException("--topology-command must not be empty");
+    }
+    List<String> words = List.of(command.strip().split("\\s+"));
+    return FallbackTopologySource.standard(words, CommandTopologySource.DEFAULT_TIMEOUT);
+  }
+
   /** A size above a device's memory is a usage error, found before any device work starts. */
   static void checkSizesFit(DeviceRuntime runtime, List<Long> sizes, String option) {
     int n = runtime.deviceCount();

@@ -1,16 +1,344 @@
 package io.linkwatch.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.DeviceMemorySettings;
+import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.Probe;
+import io.linkwatch.probe.ProbeContext;
+import io.linkwatch.probe.Progress;
+import io.linkwatch.probe.TopologyProbe;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.DeviceMemoryBandwidth;
+import io.linkwatch.probe.result.LinkInfo;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.Topology;
+import io.linkwatch.probe.topology.TopologySource;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Json;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code linkwatch topo}. */
+/**
+ * {@code linkwatch topo}: the link matrix in the layout of {@code npu-smi info -t topo}, then the
+ * inventory; with {@code --measure} also the measured copy bandwidth of every ordered pair (the p2p
+ * probe) with the device-local figure (the device-memory probe) on the diagonal, and each link's
+ * ratio to its source device's local bandwidth.
+ *
+ * <pre>
+ * Topology from aclrtGetDevicesTopo
+ *
+ *       NPU0  NPU1
+ * NPU0  X     SIO
+ * NPU1  SIO   X
+ *
+ * device  name            phy_id  memory  numa_node  cpu_affinity
+ * 0       Ascend910_9382  2       64GiB   -          -
+ * 1       Ascend910_9382  3       64GiB   -          -
+ *
+ * Copy bandwidth GB/s, 256MiB (diagonal: device-local)
+ *       NPU0   NPU1
+ * NPU0  620.4  177.6
+ * NPU1  177.5  620.3
+ *
+ * Ratio to the source device's local bandwidth
+ *       NPU0  NPU1
+ * NPU0  X     0.29
+ * NPU1  0.29  X
+ * </pre>
+ *
+ * The topology is loaded once and given to every probe of the command, so the fallback command runs
+ * at most once.
+ */
 @Command(
     name = "topo",
     mixinStandardHelpOptions = true,
     description = "Print the device link matrix and inventory.")
 final class TopoCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProbeOptions options;
+
+  @Option(
+      names = "--measure",
+      description = "Also measure the copy bandwidth of every pair and of each device's memory.")
+  boolean measure;
+
+  @Option(
+      names = "--size",
+      converter = SizeConverter.class,
+      description = "Copy size for --measure. Default: 256MiB.")
+  long size = P2pSettings.DEFAULTS.sizes().get(0);
+
+  @Option(names = "--iterations", description = "Timed copies per figure (median). Default: 20.")
+  int iterations = P2pSettings.DEFAULTS.iterations();
+
+  @Option(names = "--warmup", description = "Untimed copies first. Default: 5.")
+  int warmup = P2pSettings.DEFAULTS.warmup();
+
+  @Option(
+      names = "--topology-command",
+      paramLabel = "COMMAND",
+      description =
+          "Asked when aclrtGetDevicesTopo cannot answer; words split on spaces. "
+              + "Default: npu-smi info -t topo.")
+  String topologyCommand;
+
+  /** What {@code --json} prints. {@code measured} is null without {@code --measure}. */
+  record Report(
+      String source,
+      int devices,
+      List<LinkInfo> links,
+      List<DeviceInfo> inventory,
+      Measured measured,
+      List<String> errors) {}
+
+  /** The measured figures, in bytes per second. */
+  record Measured(
+      long sizeBytes, List<MeasuredLink> p2p, List<DeviceMemoryBandwidth> deviceMemory) {}
+
+  /** {@code ratioToLocal} is null when the source device's local figure is missing. */
+  record MeasuredLink(int src, int dst, String link, double bytesPerSecond, Double ratioToLocal) {}
+
   @Override
   public Integer call() {
-    throw new UsageException("topo is not built yet");
+    if (iterations < 1) {
+      throw new UsageException("--iterations must be at least 1, not " + iterations);
+    }
+    if (warmup < 0) {
+      throw new UsageException("--warmup must not be negative, not " + warmup);
+    }
+    TopologySource source = Runtimes.topologySource(topologyCommand);
+    List<ProbeRun> runs = new ArrayList<>();
+    Report report;
+    try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
+      int count = runtime.deviceCount();
+      if (measure) {
+        Runtimes.checkSizesFit(runtime, List.of(size), "--size");
+      }
+      Topology topology = source.load(runtime);
+      TopologySource loaded = r -> topology;
+      ProbeRun topo = run(new TopologyProbe(), runtime, loaded);
+      runs.add(topo);
+      Measured measured = null;
+      if (measure) {
+        ProbeRun local =
+            run(
+                new DeviceMemorySettings(size, warmup, iterations, List.of()).newProbe(),
+                runtime,
+                loaded);
+        runs.add(local);
+        ProbeRun p2p =
+            count < 2
+                ? null
+                : run(
+                    new P2pSettings(List.of(size), warmup, iterations, List.of()).newProbe(),
+                    runtime,
+                    loaded);
+        if (p2p != null) {
+          runs.add(p2p);
+        }
+        measured = measured(local, p2p);
+      }
+      report =
+          new Report(
+              topology.source(),
+              count,
+              measurements(topo, LinkInfo.class),
+              measurements(topo, DeviceInfo.class),
+              measured,
+              errors(runs));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (options.json) {
+      try {
+        out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+      } catch (JsonProcessingException e) {
+        throw new UncheckedIOException(e);
+      }
+    } else {
+      print(report, out);
+    }
+    out.flush();
+    PrintWriter err = spec.commandLine().getErr();
+    report.errors().forEach(e -> err.println("linkwatch: " + e));
+    err.flush();
+    return report.errors().isEmpty() ? 0 : Main.EXIT_FAILED;
+  }
+
+  private static ProbeRun run(Probe probe, DeviceRuntime runtime, TopologySource topology) {
+    return probe.run(new ProbeContext(runtime, topology, HostPaths.system(), Progress.NONE));
+  }
+
+  private static <T> List<T> measurements(ProbeRun run, Class<T> type) {
+    if (run == null) {
+      return List.of();
+    }
+    return run.targets().stream()
+        .flatMap(t -> t.measurements().stream())
+        .filter(type::isInstance)
+        .map(type::cast)
+        .toList();
+  }
+
+  private Measured measured(ProbeRun localRun, ProbeRun p2pRun) {
+    List<DeviceMemoryBandwidth> local = measurements(localRun, DeviceMemoryBandwidth.class);
+    Map<Integer, Double> localBySrc = new HashMap<>();
+    local.forEach(l -> localBySrc.put(l.device(), l.bytesPerSecond()));
+    List<MeasuredLink> links = new ArrayList<>();
+    for (P2pBandwidth p : measurements(p2pRun, P2pBandwidth.class)) {
+      Double reference = localBySrc.get(p.src());
+      links.add(
+          new MeasuredLink(
+              p.src(),
+              p.dst(),
+              p.link(),
+              p.bytesPerSecond(),
+              reference == null ? null : p.bytesPerSecond() / reference));
+    }
+    return new Measured(size, links, local);
+  }
+
+  private static List<String> errors(List<ProbeRun> runs) {
+    List<String> errors = new ArrayList<>();
+    for (ProbeRun run : runs) {
+      if (!run.skippedBecause().isEmpty()) {
+        errors.add(run.probe() + ": skipped: " + run.skippedBecause());
+      }
+      for (TargetResult t : run.targets()) {
+        if (!t.error().isEmpty()) {
+          errors.add(run.probe() + " " + t.target() + ": " + t.error());
+        }
+      }
+    }
+    return errors;
+  }
+
+  private static void print(Report report, PrintWriter out) {
+    int n = report.devices();
+    out.println("Topology from " + report.source());
+    out.println();
+    Map<String, String> links = new HashMap<>();
+    report.links().forEach(l -> links.put(l.src() + "->" + l.dst(), l.link()));
+    Map<Integer, DeviceInfo> inventory = new HashMap<>();
+    report.inventory().forEach(d -> inventory.put(d.device(), d));
+    boolean affinity = report.inventory().stream().anyMatch(d -> !d.cpuAffinity().isEmpty());
+    print(
+        matrix(
+            n,
+            (s, d) -> s == d ? "X" : links.getOrDefault(s + "->" + d, "unknown"),
+            affinity ? "CPU Affinity" : null,
+            s -> inventory.containsKey(s) ? orDash(inventory.get(s).cpuAffinity()) : "-"),
+        out);
+    out.println();
+    Table devices = new Table("device", "name", "phy_id", "memory", "numa_node", "cpu_affinity");
+    for (int d = 0; d < n; d++) {
+      DeviceInfo i = inventory.get(d);
+      if (i == null) {
+        devices.row(String.valueOf(d), "failed");
+      } else {
+        devices.row(
+            String.valueOf(d),
+            i.name(),
+            orDash(i.physicalId()),
+            ByteSize.format(i.memoryTotalBytes()),
+            orDash(i.numaNode()),
+            orDash(i.cpuAffinity()));
+      }
+    }
+    devices.print(out);
+    Measured m = report.measured();
+    if (m == null) {
+      return;
+    }
+    Map<String, MeasuredLink> p2p = new HashMap<>();
+    m.p2p().forEach(l -> p2p.put(l.src() + "->" + l.dst(), l));
+    Map<Integer, Double> local = new HashMap<>();
+    m.deviceMemory().forEach(l -> local.put(l.device(), l.bytesPerSecond()));
+    out.println();
+    out.println(
+        "Copy bandwidth GB/s, " + ByteSize.format(m.sizeBytes()) + " (diagonal: device-local)");
+    print(
+        matrix(
+            n,
+            (s, d) -> {
+              Double bps = s == d ? local.get(s) : bps(p2p.get(s + "->" + d));
+              return bps == null ? "failed" : String.format(Locale.ROOT, "%.1f", bps / 1e9);
+            },
+            null,
+            null),
+        out);
+    out.println();
+    out.println("Ratio to the source device's local bandwidth");
+    print(
+        matrix(
+            n,
+            (s, d) -> {
+              if (s == d) {
+                return "X";
+              }
+              MeasuredLink l = p2p.get(s + "->" + d);
+              return l == null || l.ratioToLocal() == null
+                  ? "-"
+                  : String.format(Locale.ROOT, "%.2f", l.ratioToLocal());
+            },
+            null,
+            null),
+        out);
+  }
+
+  private static Double bps(MeasuredLink l) {
+    return l == null ? null : l.bytesPerSecond();
+  }
+
+  private interface Cell {
+    String at(int src, int dst);
+  }
+
+  private interface Extra {
+    String at(int src);
+  }
+
+  private static Table matrix(int n, Cell cell, String extraHeader, Extra extra) {
+    List<String> header = new ArrayList<>(List.of(""));
+    for (int d = 0; d < n; d++) {
+      header.add("NPU" + d);
+    }
+    if (extraHeader != null) {
+      header.add(extraHeader);
+    }
+    Table table = new Table(header.toArray(String[]::new));
+    for (int s = 0; s < n; s++) {
+      List<String> row = new ArrayList<>(List.of("NPU" + s));
+      for (int d = 0; d < n; d++) {
+        row.add(cell.at(s, d));
+      }
+      if (extraHeader != null) {
+        row.add(extra.at(s));
+      }
+      table.row(row.toArray(String[]::new));
+    }
+    return table;
+  }
+
+  private static void print(Table table, PrintWriter out) {
+    table.print(out);
+  }
+
+  private static String orDash(String s) {
+    return s.isEmpty() ? "-" : s;
   }
 }

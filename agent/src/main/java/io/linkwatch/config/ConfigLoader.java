@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.TopologySettings;
 import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.ByteSize;
@@ -20,8 +22,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -170,6 +174,24 @@ public final class ConfigLoader {
             node.integer("iterations", d.iterations(), 1, 100_000),
             node.list("pairs", d.pairs(), DevicePair::parse, true));
       }
+      case DEVICE_MEMORY -> {
+        DeviceMemorySettings d = DeviceMemorySettings.DEFAULTS;
+        Set<Integer> seen = new HashSet<>();
+        yield new DeviceMemorySettings(
+            node.scalar("size", d.size(), ByteSize::parse),
+            node.integer("warmup", d.warmup(), 0, 10_000),
+            node.integer("iterations", d.iterations(), 1, 100_000),
+            node.list("devices", d.devices(), s -> distinctDevice(s, seen), true));
+      }
+      case TOPOLOGY -> TopologySettings.DEFAULTS;
     };
+  }
+
+  private static int distinctDevice(String text, Set<Integer> seen) {
+    int id = DeviceMemorySettings.parseDevice(text);
+    if (!seen.add(id)) {
+      throw new IllegalArgumentException("device " + id + " is listed twice");
+    }
+    return id;
   }
 }

@@ -9,7 +9,9 @@ import java.util.Optional;
  * {@code probe} label of every health series derive from it.
  */
 public enum ProbeKind {
-  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair");
+  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair"),
+  DEVICE_MEMORY(DeviceMemorySettings.DEFAULTS, "10m", "device-local copy bandwidth per device"),
+  TOPOLOGY(TopologySettings.DEFAULTS, "1h", "link type of every device pair, device inventory");
 
   private final ProbeSettings defaults;
   private final String defaultInterval;

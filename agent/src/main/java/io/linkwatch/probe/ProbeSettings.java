@@ -8,7 +8,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * Settings travel to the worker process as JSON, tagged by {@code type}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
-@JsonSubTypes({@JsonSubTypes.Type(P2pSettings.class)})
-public sealed interface ProbeSettings permits P2pSettings {
+@JsonSubTypes({
+  @JsonSubTypes.Type(P2pSettings.class),
+  @JsonSubTypes.Type(DeviceMemorySettings.class),
+  @JsonSubTypes.Type(TopologySettings.class)
+})
+public sealed interface ProbeSettings permits P2pSettings, DeviceMemorySettings, TopologySettings {
   Probe newProbe();
 }

@@ -1,8 +1,11 @@
 package io.linkwatch.probe.result;
 
+import io.linkwatch.util.ByteSize;
+
 /**
- * One device's inventory. {@code physicalId} and {@code numaNode} are empty strings when unknown;
- * {@code cpuAffinity} is the CPU list the topology shows, or empty.
+ * One device's inventory, e.g. summarised as {@code dev0 Ascend910_9382 64GiB phy 2}. {@code
+ * physicalId} and {@code numaNode} are empty strings when unknown; {@code cpuAffinity} is the CPU
+ * list the topology shows, or empty.
  */
 public record DeviceInfo(
     int device,
@@ -14,6 +17,22 @@ public record DeviceInfo(
     implements Measurement {
   @Override
   public String summary() {
-    return toString();
+    StringBuilder s =
+        new StringBuilder("dev")
+            .append(device)
+            .append(' ')
+            .append(name)
+            .append(' ')
+            .append(ByteSize.format(memoryTotalBytes));
+    if (!physicalId.isEmpty()) {
+      s.append(" phy ").append(physicalId);
+    }
+    if (!numaNode.isEmpty()) {
+      s.append(" node ").append(numaNode);
+    }
+    if (!cpuAffinity.isEmpty()) {
+      s.append(" cpus ").append(cpuAffinity);
+    }
+    return s.toString();
   }
 }

@@ -4,6 +4,6 @@ package io.linkwatch.probe.result;
 public record LinkInfo(int src, int dst, String link) implements Measurement {
   @Override
   public String summary() {
-    return toString();
+    return src + "->" + dst + " " + link;
   }
 }

@@ -1,0 +1,62 @@
+package io.linkwatch.probe;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Settings of the device-memory probe: one device-local copy of {@code size} bytes per device. An
+ * empty {@code devices} means every device the runtime sees.
+ *
+ * <p>Defaults follow the field notes (seed 000 measured HBM with 1 GiB copies): 1 GiB, 5 warm-up
+ * copies, median of 20.
+ */
+public record DeviceMemorySettings(long size, int warmup, int iterations, List<Integer> devices)
+    implements ProbeSettings {
+  public static final DeviceMemorySettings DEFAULTS =
+      new DeviceMemorySettings(1L << 30, 5, 20, List.of());
+
+  public DeviceMemorySettings {
+    if (size <= 0) {
+      throw new IllegalArgumentException("copy size must be positive, not " + size);
+    }
+    if (warmup < 0) {
+      throw new IllegalArgumentException("warmup must not be negative, not " + warmup);
+    }
+    if (iterations < 1) {
+      throw new IllegalArgumentException("iterations must be at least 1, not " + iterations);
+    }
+    devices = List.copyOf(devices);
+    Set<Integer> seen = new HashSet<>();
+    for (int d : devices) {
+      if (d < 0 || !seen.add(d)) {
+        throw new IllegalArgumentException("devices must be distinct and not negative: " + devices);
+      }
+    }
+  }
+
+  /**
+   * Reads one device id, e.g. {@code 3}.
+   *
+   * @throws IllegalArgumentException with a message that says what is wrong
+   */
+  public static int parseDevice(String text) {
+    String t = text == null ? "" : text.strip();
+    int id;
+    try {
+      id = Integer.parseInt(t);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a device id (use e.g. 0)");
+    }
+    if (id < 0) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a device id: it must not be negative");
+    }
+    return id;
+  }
+
+  @Override
+  public Probe newProbe() {
+    return new DeviceMemoryProbe(this);
+  }
+}

@@ -1,0 +1,20 @@
+package io.linkwatch.probe;
+
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.topology.TopologySource;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.ascend.AscendRuntime;
+
+/** The sim through the real JNA binding, in this process (default profile, no control file). */
+final class SimRuntime {
+  private SimRuntime() {}
+
+  static DeviceRuntime open() {
+    return AscendRuntime.open(Backend.SIM);
+  }
+
+  static ProbeContext context(DeviceRuntime runtime, TopologySource topology) {
+    return new ProbeContext(runtime, topology, HostPaths.system(), Progress.NONE);
+  }
+}
