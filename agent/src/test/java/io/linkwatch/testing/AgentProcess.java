@@ -25,13 +25,15 @@ import java.util.regex.Pattern;
  * listening on a free loopback port that it reports on stdout.
  */
 public final class AgentProcess implements AutoCloseable {
-  private static final Pattern SERVING = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/metrics");
+  private static final Pattern SERVING =
+      Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/metrics");
 
   private final Process process;
   private final int port;
   private final Path control;
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private AgentProcess(Process process, int port, Path control) {
     this.process = process;
@@ -40,7 +42,8 @@ public final class AgentProcess implements AutoCloseable {
   }
 
   /** Starts the agent with {@code configYaml} (listen and backend are set here). */
-  public static AgentProcess start(Path dir, String configYaml, Map<String, String> env) throws Exception {
+  public static AgentProcess start(Path dir, String configYaml, Map<String, String> env)
+      throws Exception {
     Path config = dir.resolve("linkwatch.yaml");
     Files.writeString(config, "backend: sim\nlisten: 127.0.0.1:0\n" + configYaml);
     Path control = dir.resolve("sim-control");
@@ -53,7 +56,9 @@ public final class AgentProcess implements AutoCloseable {
     Thread out =
         new Thread(
             () -> {
-              try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                   Matcher m = SERVING.matcher(line);
@@ -71,7 +76,9 @@ public final class AgentProcess implements AutoCloseable {
     Thread err =
         new Thread(
             () -> {
-              try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                   early.add(line);
@@ -144,7 +151,9 @@ public final class AgentProcess implements AutoCloseable {
   }
 
   public HttpResponse<String> get(String path, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(10));
     if (headers.length > 0) {
       b.headers(headers);
     }
@@ -152,7 +161,9 @@ public final class AgentProcess implements AutoCloseable {
   }
 
   public HttpResponse<byte[]> getBytes(String path, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(10));
     if (headers.length > 0) {
       b.headers(headers);
     }
@@ -186,7 +197,13 @@ public final class AgentProcess implements AutoCloseable {
       }
       Thread.sleep(250);
     }
-    throw new AssertionError("metrics never showed " + List.of(needles) + "; last scrape:\n" + text + "\nlog:\n" + String.join("\n", log()));
+    throw new AssertionError(
+        "metrics never showed "
+            + List.of(needles)
+            + "; last scrape:\n"
+            + text
+            + "\nlog:\n"
+            + String.join("\n", log()));
   }
 
   /** SIGTERM, then waits; returns the exit status or -1 if it did not stop in time. */
