@@ -78,6 +78,9 @@ final class RunCommand implements Callable<Integer> {
                 () -> {
                   agent.close();
                   stopped.countDown();
+                  // A stop asked for by SIGTERM is a clean stop: exit 0, not the JVM's 143.
+                  ((ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory()).stop();
+                  Runtime.getRuntime().halt(0);
                 },
                 "shutdown"));
     stopped.await();

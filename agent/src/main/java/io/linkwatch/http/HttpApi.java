@@ -55,7 +55,11 @@ public final class HttpApi implements AutoCloseable {
     try {
       HttpServer server =
           vertx
-              .createHttpServer(new HttpServerOptions().setCompressionSupported(true))
+              .createHttpServer(
+                  new HttpServerOptions()
+                      .setCompressionSupported(true)
+                      // Scrapers speak HTTP/1.1; cleartext HTTP/2 upgrades only add surface.
+                      .setHttp2ClearTextEnabled(false))
               .requestHandler(router)
               .listen(port, host)
               .toCompletionStage()

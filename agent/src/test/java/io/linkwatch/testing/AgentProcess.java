@@ -73,6 +73,12 @@ public final class AgentProcess implements AutoCloseable {
             });
     out.setDaemon(true);
     out.start();
+    p.onExit()
+        .thenRun(
+            () -> {
+              sleep(200); // let the readers collect the last lines
+              port.completeExceptionally(new IllegalStateException("exited with " + p.exitValue()));
+            });
     Thread err =
         new Thread(
             () -> {
