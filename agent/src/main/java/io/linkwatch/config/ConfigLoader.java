@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
@@ -20,8 +21,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -160,6 +163,55 @@ public final class ConfigLoader {
             node.integer("iterations", d.iterations(), 1, 100_000),
             node.list("pairs", d.pairs(), DevicePair::parse, true));
       }
+      case ALLREDUCE -> allreduceSettings(node);
     };
+  }
+
+  private static AllreduceSettings allreduceSettings(ConfigNode node) {
+    AllreduceSettings d = AllreduceSettings.DEFAULTS;
+    Set<Integer> seen = new HashSet<>();
+    List<Integer> devices =
+        node.list(
+            "devices",
+            d.devices(),
+            text -> {
+              int device = deviceId(text);
+              if (!seen.add(device)) {
+                throw new IllegalArgumentException("device " + device + " is listed twice");
+              }
+              return device;
+            },
+            true);
+    if (devices.size() == 1) {
+      node.problem("devices", "list at least two devices, or none for all devices");
+      devices = d.devices();
+    }
+    return new AllreduceSettings(
+        node.list("sizes", d.sizes(), ConfigLoader::fp16MessageSize, false),
+        node.integer("warmup", d.warmup(), 0, 10_000),
+        node.integer("iterations", d.iterations(), 1, 100_000),
+        devices);
+  }
+
+  /** An allreduce message size: fp16 elements, so a whole number of 2-byte elements. */
+  private static long fp16MessageSize(String text) {
+    long size = ByteSize.parse(text);
+    if (size % 2 != 0) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a multiple of 2 bytes (allreduce sends fp16 elements)");
+    }
+    return size;
+  }
+
+  private static int deviceId(String text) {
+    try {
+      int device = Integer.parseInt(text.strip());
+      if (device >= 0) {
+        return device;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("'" + text + "' is not a device id (use e.g. 0)");
   }
 }

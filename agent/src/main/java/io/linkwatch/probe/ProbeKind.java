@@ -9,7 +9,8 @@ import java.util.Optional;
  * {@code probe} label of every health series derive from it.
  */
 public enum ProbeKind {
-  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair");
+  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair"),
+  ALLREDUCE(AllreduceSettings.DEFAULTS, "5m", "HCCL allreduce latency and bus bandwidth");
 
   private final ProbeSettings defaults;
   private final String defaultInterval;
