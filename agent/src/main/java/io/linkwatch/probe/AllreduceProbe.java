@@ -6,6 +6,7 @@ import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.BackendUnavailableException;
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
@@ -89,7 +90,8 @@ public final class AllreduceProbe implements Probe {
       List<Measurement> measured =
           new Group(runtime, devices, target, context.progress()).measure();
       result = TargetResult.success(target, P2pProbe.seconds(started), measured);
-    } catch (DeviceException | DataMismatchException e) {
+    } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
+      // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
       result =
           TargetResult.failure(target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(started));
     }
