@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
     description = "Run one probe once and print its results.",
     subcommands = {
       ProbeP2pCommand.class,
+      ProbeAllreduceCommand.class,
       ProbeDeviceMemoryCommand.class,
       ProbeTopologyCommand.class
     })

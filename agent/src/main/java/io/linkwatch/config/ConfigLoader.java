@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.DeviceMemorySettings;
+import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
@@ -184,6 +185,7 @@ public final class ConfigLoader {
             node.list("devices", d.devices(), s -> distinctDevice(s, seen), true));
       }
       case TOPOLOGY -> TopologySettings.DEFAULTS;
+      case ALLREDUCE -> allreduceSettings(node);
     };
   }
 
@@ -194,4 +196,30 @@ public final class ConfigLoader {
     }
     return id;
   }
+
+  private static AllreduceSettings allreduceSettings(ConfigNode node) {
+    AllreduceSettings d = AllreduceSettings.DEFAULTS;
+    Set<Integer> seen = new HashSet<>();
+    List<Integer> devices = node.list("devices", d.devices(), s -> distinctDevice(s, seen), true);
+    if (devices.size() == 1) {
+      node.problem("devices", "list at least two devices, or none for all devices");
+      devices = d.devices();
+    }
+    return new AllreduceSettings(
+        node.list("sizes", d.sizes(), ConfigLoader::fp16MessageSize, false),
+        node.integer("warmup", d.warmup(), 0, 10_000),
+        node.integer("iterations", d.iterations(), 1, 100_000),
+        devices);
+  }
+
+  /** An allreduce message size: fp16 elements, so a whole number of 2-byte elements. */
+  private static long fp16MessageSize(String text) {
+    long size = ByteSize.parse(text);
+    if (size % 2 != 0) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a multiple of 2 bytes (allreduce sends fp16 elements)");
+    }
+    return size;
+  }
+
 }

@@ -34,6 +34,11 @@ final class ConfigNode {
     return path.isEmpty() ? key : path + "." + key;
   }
 
+  /** Reports a problem with the value under {@code key} that no single-value parse can see. */
+  void problem(String key, String reason) {
+    problems.add(child(key), reason);
+  }
+
   boolean has(String key) {
     read.add(key);
     return node.has(key) && !node.get(key).isNull();

@@ -10,6 +10,7 @@ import java.util.Optional;
  */
 public enum ProbeKind {
   P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair"),
+  ALLREDUCE(AllreduceSettings.DEFAULTS, "5m", "HCCL allreduce latency and bus bandwidth"),
   DEVICE_MEMORY(DeviceMemorySettings.DEFAULTS, "10m", "device-local copy bandwidth per device"),
   TOPOLOGY(TopologySettings.DEFAULTS, "1h", "link type of every device pair, device inventory");
 

@@ -10,9 +10,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
 @JsonSubTypes({
   @JsonSubTypes.Type(P2pSettings.class),
+  @JsonSubTypes.Type(AllreduceSettings.class),
   @JsonSubTypes.Type(DeviceMemorySettings.class),
   @JsonSubTypes.Type(TopologySettings.class)
 })
-public sealed interface ProbeSettings permits P2pSettings, DeviceMemorySettings, TopologySettings {
+public sealed interface ProbeSettings
+    permits P2pSettings, AllreduceSettings, DeviceMemorySettings, TopologySettings {
   Probe newProbe();
 }

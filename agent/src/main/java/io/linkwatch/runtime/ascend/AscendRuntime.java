@@ -76,7 +76,16 @@ public final class AscendRuntime implements DeviceRuntime {
 
   private void checkHccl(String function, int code) {
     if (code != 0) {
-      throw new DeviceException(function, code, libs.hcclComm().HcclGetErrorString(code));
+      throw new DeviceException(function, code, hcclErrorString(code));
+    }
+  }
+
+  /** HCCL's text for a code; none where the library lacks it (the 950 docs list it unsupported). */
+  private String hcclErrorString(int code) {
+    try {
+      return libs.hcclComm().HcclGetErrorString(code);
+    } catch (UnsatisfiedLinkError e) {
+      return null;
     }
   }
 

@@ -1,0 +1,59 @@
+package io.linkwatch.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.probe.SimFaults;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.topology.CommandTopologySource;
+import io.linkwatch.runtime.Backend;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A wedged HCCL call is a worker timeout: the agent's JVM kills the worker and carries on. */
+class AllreduceWorkerTest {
+  private final WorkerProcess worker = new WorkerProcess(List.of("-Xmx128m"));
+
+  private static WorkerRequest request() {
+    return new WorkerRequest(
+        ProbeKind.ALLREDUCE.id(),
+        new AllreduceSettings(List.of(1024L), 1, 3, List.of()),
+        Backend.SIM,
+        HostPaths.system(),
+        CommandTopologySource.DEFAULT_COMMAND);
+  }
+
+  @AfterEach
+  void noFaults() {
+    SimFaults.clear();
+  }
+
+  @Test
+  void hangingAllreduceTimesOutAndTheNextRunSucceeds() {
+    SimFaults.set("hang HcclAllReduce");
+    long started = System.nanoTime();
+
+    ProbeRun hung = worker.run(request(), Duration.ofSeconds(5), List.of("0,1"));
+
+    assertThat((System.nanoTime() - started) / 1e9).isLessThan(15);
+    assertThat(hung.targets()).hasSize(1);
+    assertThat(hung.targets().get(0).target()).isEqualTo("0,1");
+    assertThat(hung.targets().get(0).outcome()).isEqualTo(Outcome.TIMEOUT);
+    assertThat(hung.targets().get(0).error())
+        .isEqualTo("the run did not finish within its deadline of 5s; the worker was killed");
+
+    SimFaults.clear();
+    ProbeRun next = worker.run(request(), Duration.ofSeconds(60), List.of("0,1"));
+
+    assertThat(next.targets()).hasSize(1);
+    assertThat(next.targets().get(0).outcome())
+        .as(next.targets().get(0).error())
+        .isEqualTo(Outcome.SUCCESS);
+    assertThat(next.targets().get(0).measurements()).hasSize(2);
+  }
+}
