@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
@@ -221,5 +221,4 @@ public final class ConfigLoader {
     }
     return size;
   }
-
 }
