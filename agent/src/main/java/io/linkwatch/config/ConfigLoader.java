@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.DevicePair;
+import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
@@ -159,6 +160,18 @@ public final class ConfigLoader {
             node.integer("warmup", d.warmup(), 0, 10_000),
             node.integer("iterations", d.iterations(), 1, 100_000),
             node.list("pairs", d.pairs(), DevicePair::parse, true));
+      }
+      case HOST_TRANSFER -> {
+        // Only the form of nodes is checked here; whether they exist and have CPUs is checked
+        // when the probe runs, on the machine it runs on (see HostTransferSettings).
+        HostTransferSettings d = HostTransferSettings.DEFAULTS;
+        yield new HostTransferSettings(
+            node.list("sizes", d.sizes(), ByteSize::parse, false),
+            node.integer("warmup", d.warmup(), 0, 10_000),
+            node.integer("iterations", d.iterations(), 1, 100_000),
+            node.list("devices", d.devices(), HostTransferSettings::parseDevice, true),
+            node.list("nodes", d.nodes(), HostTransferSettings::parseNode, true),
+            node.list("memory", d.memory(), HostTransferSettings::parseMemory, false));
       }
     };
   }

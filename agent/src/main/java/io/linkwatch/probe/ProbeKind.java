@@ -9,7 +9,11 @@ import java.util.Optional;
  * {@code probe} label of every health series derive from it.
  */
 public enum ProbeKind {
-  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair");
+  P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair"),
+  HOST_TRANSFER(
+      HostTransferSettings.DEFAULTS,
+      "10m",
+      "H2D and D2H bandwidth, pinned and pageable, per device and NUMA node");
 
   private final ProbeSettings defaults;
   private final String defaultInterval;

@@ -8,7 +8,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * Settings travel to the worker process as JSON, tagged by {@code type}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
-@JsonSubTypes({@JsonSubTypes.Type(P2pSettings.class)})
-public sealed interface ProbeSettings permits P2pSettings {
+@JsonSubTypes({
+  @JsonSubTypes.Type(P2pSettings.class),
+  @JsonSubTypes.Type(HostTransferSettings.class)
+})
+public sealed interface ProbeSettings permits P2pSettings, HostTransferSettings {
   Probe newProbe();
 }
