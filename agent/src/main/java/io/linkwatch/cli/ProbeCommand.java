@@ -7,5 +7,5 @@ import picocli.CommandLine.Command;
     name = "probe",
     mixinStandardHelpOptions = true,
     description = "Run one probe once and print its results.",
-    subcommands = {ProbeP2pCommand.class})
+    subcommands = {ProbeP2pCommand.class, ProbeHostTransferCommand.class})
 final class ProbeCommand {}
