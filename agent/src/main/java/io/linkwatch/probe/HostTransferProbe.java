@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -286,7 +287,7 @@ public final class HostTransferProbe implements Probe {
             method,
             allocation));
     if (withPages && dominant.isPresent()) {
-      for (Map.Entry<Integer, Long> e : placement.pagesByNode().entrySet()) {
+      for (Map.Entry<Integer, Long> e : new TreeMap<>(placement.pagesByNode()).entrySet()) {
         if (e.getValue() > 0) {
           out.add(
               new HostBufferPages(
