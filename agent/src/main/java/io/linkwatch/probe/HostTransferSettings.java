@@ -39,7 +39,10 @@ public record HostTransferSettings(
     sizes = sizes.stream().distinct().toList();
     devices = devices.stream().distinct().toList();
     nodes = nodes.stream().distinct().toList();
-    memory = memory.stream().distinct().toList();
+    memory = memory.stream().map(HostTransferSettings::parseMemory).distinct().toList();
+    if (sizes.isEmpty() || memory.isEmpty()) {
+      throw new IllegalArgumentException("host_transfer needs at least one size and memory kind");
+    }
   }
 
   @Override
