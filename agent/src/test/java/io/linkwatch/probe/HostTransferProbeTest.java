@@ -109,18 +109,11 @@ class HostTransferProbeTest {
   @Test
   void onThisMachineBothKindsSitOnNodeZeroAtTheSimsFigures() {
     long live = runtime.liveAllocations().orElseThrow();
-    HostTransferProbe probe =
+    // The production constructor: real move_pages, real sched_setaffinity, this kernel.
+    Probe probe =
         new HostTransferSettings(
-                        List.of(64 * MIB),
-                        3,
-                        10,
-                        List.of(0),
-                        List.of(),
-                        List.of("pinned", "pageable"))
-                    .newProbe()
-                instanceof HostTransferProbe p
-            ? p
-            : null;
+                List.of(64 * MIB), 3, 10, List.of(0), List.of(), List.of("pinned", "pageable"))
+            .newProbe();
 
     ProbeRun run = probe.run(context(runtime, HostPaths.system()));
 
