@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       ProbeP2pCommand.class,
       ProbeAllreduceCommand.class,
+      ProbeHostTransferCommand.class,
       ProbeDeviceMemoryCommand.class,
       ProbeTopologyCommand.class
     })

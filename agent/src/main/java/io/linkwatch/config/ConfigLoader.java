@@ -9,6 +9,7 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.DevicePair;
+import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
@@ -186,6 +187,18 @@ public final class ConfigLoader {
       }
       case TOPOLOGY -> TopologySettings.DEFAULTS;
       case ALLREDUCE -> allreduceSettings(node);
+      case HOST_TRANSFER -> {
+        // Only the form of nodes is checked here; whether they exist and have CPUs is checked
+        // when the probe runs, on the machine it runs on (see HostTransferSettings).
+        HostTransferSettings d = HostTransferSettings.DEFAULTS;
+        yield new HostTransferSettings(
+            node.list("sizes", d.sizes(), ByteSize::parse, false),
+            node.integer("warmup", d.warmup(), 0, 10_000),
+            node.integer("iterations", d.iterations(), 1, 100_000),
+            node.list("devices", d.devices(), HostTransferSettings::parseDevice, true),
+            node.list("nodes", d.nodes(), HostTransferSettings::parseNode, true),
+            node.list("memory", d.memory(), HostTransferSettings::parseMemory, false));
+      }
     };
   }
 

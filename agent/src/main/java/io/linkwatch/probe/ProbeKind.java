@@ -12,7 +12,11 @@ public enum ProbeKind {
   P2P(P2pSettings.DEFAULTS, "5m", "copy bandwidth for every ordered device pair"),
   ALLREDUCE(AllreduceSettings.DEFAULTS, "5m", "HCCL allreduce latency and bus bandwidth"),
   DEVICE_MEMORY(DeviceMemorySettings.DEFAULTS, "10m", "device-local copy bandwidth per device"),
-  TOPOLOGY(TopologySettings.DEFAULTS, "1h", "link type of every device pair, device inventory");
+  TOPOLOGY(TopologySettings.DEFAULTS, "1h", "link type of every device pair, device inventory"),
+  HOST_TRANSFER(
+      HostTransferSettings.DEFAULTS,
+      "10m",
+      "H2D and D2H bandwidth, pinned and pageable, per device and NUMA node");
 
   private final ProbeSettings defaults;
   private final String defaultInterval;

@@ -11,10 +11,15 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 @JsonSubTypes({
   @JsonSubTypes.Type(P2pSettings.class),
   @JsonSubTypes.Type(AllreduceSettings.class),
+  @JsonSubTypes.Type(HostTransferSettings.class),
   @JsonSubTypes.Type(DeviceMemorySettings.class),
   @JsonSubTypes.Type(TopologySettings.class)
 })
 public sealed interface ProbeSettings
-    permits P2pSettings, AllreduceSettings, DeviceMemorySettings, TopologySettings {
+    permits P2pSettings,
+        AllreduceSettings,
+        HostTransferSettings,
+        DeviceMemorySettings,
+        TopologySettings {
   Probe newProbe();
 }
