@@ -39,6 +39,10 @@ class AgentProcessTest {
           sizes: [4MiB]
           warmup: 1
           iterations: 3
+        allreduce:
+          enabled: false
+        host_transfer:
+          enabled: false
         device_memory:
           enabled: false
         topology:

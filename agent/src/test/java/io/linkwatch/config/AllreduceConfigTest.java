@@ -58,7 +58,7 @@ class AllreduceConfigTest {
         "devices: [0]         | probes.allreduce.devices: list at least two devices, or none for"
             + " all devices",
         "devices: [0, 1, 0]   | probes.allreduce.devices[2]: device 0 is listed twice",
-        "devices: [0, -1]     | probes.allreduce.devices[1]: '-1' is not a device id (use e.g. 0)",
+        "devices: [0, -1]     | probes.allreduce.devices[1]: '-1' is not a device id: it must not be negative",
         "devices: [0, x]      | probes.allreduce.devices[1]: 'x' is not a device id (use e.g. 0)",
         "iterations: 0        | probes.allreduce.iterations: must be between 1 and 100000, not 0",
         "warmup: -1           | probes.allreduce.warmup: must be between 0 and 10000, not -1",

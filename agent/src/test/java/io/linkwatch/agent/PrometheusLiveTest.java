@@ -1,0 +1,149 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.PrometheusServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent on the sim under a real Prometheus that loads the shipped alert rules (with their
+ * windows shortened by {@code grafana/test/live-config.py}): healthy scrapes raise no alert; a
+ * degraded link 0->1 raises the link alert for that pair only; restoring it clears the alert.
+ */
+class PrometheusLiveTest {
+  static final String CONFIG =
+      """
+      probes:
+        p2p:
+          every: 4s
+          deadline: 3500ms
+          # Large enough that bandwidth, not the 0.21 ms latency, sets the time: at 0.6x the
+          # link, 128 MiB copies measure ~0.66x, clearly under the rule's 0.8.
+          sizes: [128MiB]
+          warmup: 1
+          iterations: 3
+        allreduce:
+          enabled: false
+        host_transfer:
+          enabled: false
+        device_memory:
+          enabled: false
+        topology:
+          every: 30s
+          deadline: 20s
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void degradedLinkAlertsForThatPairOnlyAndClears() throws Exception {
+    Path rules = dir.resolve("rules.yml");
+    Process gen =
+        new ProcessBuilder(
+                "python3",
+                Path.of("..", "grafana", "test", "live-config.py").toString(),
+                Path.of("..", "grafana", "alerts", "linkwatch.rules.yml").toString(),
+                rules.toString())
+            .inheritIO()
+            .start();
+    assertThat(gen.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(gen.exitValue()).isZero();
+
+    try (AgentProcess agent = AgentProcess.start(dir, CONFIG, Map.of());
+        PrometheusServer prometheus = PrometheusServer.start(dir, agent.port(), "1s", rules)) {
+      // The query API serves the agent's p2p series.
+      JsonNode series =
+          awaitQuery(
+              prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2, Duration.ofSeconds(60));
+      assertThat(series).extracting(s -> s.get("metric").get("link").asText()).containsOnly("SIO");
+
+      // A Prometheus that has not scraped yet rightly holds LinkwatchAgentDown pending
+      // (absent(up));
+      // it must resolve once the agent is scraped.
+      long settle = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!names(prometheus.alerts()).isEmpty() && System.nanoTime() < settle) {
+        Thread.sleep(500);
+      }
+      // Healthy: no alert at all while the baselines fill (the shortened "first hour" and more).
+      long healthyUntil = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (System.nanoTime() < healthyUntil) {
+        assertThat(names(prometheus.alerts())).as("alerts during healthy running").isEmpty();
+        Thread.sleep(2000);
+      }
+
+      agent.faults("link 0 1 scale 0.6");
+      JsonNode linkAlerts =
+          awaitAlert(prometheus, "LinkwatchLinkBandwidthLow", Duration.ofSeconds(90));
+      assertThat(linkAlerts)
+          .allSatisfy(
+              a -> {
+                assertThat(a.get("labels").get("src").asText()).isEqualTo("0");
+                assertThat(a.get("labels").get("dst").asText()).isEqualTo("1");
+              });
+      for (JsonNode a : prometheus.alerts()) {
+        String name = a.get("labels").get("alertname").asText();
+        assertThat(name)
+            .as("only link alerts fire")
+            .isIn("LinkwatchLinkBandwidthLow", "LinkwatchLinkAsymmetric");
+        assertThat(a.get("labels").get("src").asText() + "->" + a.get("labels").get("dst").asText())
+            .isEqualTo("0->1");
+      }
+
+      agent.faults();
+      long clearBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      List<String> left = names(prometheus.alerts());
+      while (!left.isEmpty() && System.nanoTime() < clearBy) {
+        Thread.sleep(1000);
+        left = names(prometheus.alerts());
+      }
+      assertThat(left).as("alerts after the link is restored").isEmpty();
+    }
+  }
+
+  private static List<String> names(JsonNode alerts) {
+    List<String> out = new ArrayList<>();
+    alerts.forEach(a -> out.add(a.get("labels").get("alertname").asText() + a.get("labels")));
+    return out;
+  }
+
+  private static JsonNode awaitQuery(PrometheusServer p, String q, int atLeast, Duration timeout)
+      throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    JsonNode r = p.query(q);
+    while (r.size() < atLeast && System.nanoTime() < end) {
+      Thread.sleep(500);
+      r = p.query(q);
+    }
+    assertThat(r.size()).as("series of " + q).isGreaterThanOrEqualTo(atLeast);
+    return r;
+  }
+
+  private static JsonNode awaitAlert(PrometheusServer p, String name, Duration timeout)
+      throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < end) {
+      List<JsonNode> found = new ArrayList<>();
+      for (JsonNode a : p.alerts()) {
+        if (a.get("labels").get("alertname").asText().equals(name)) {
+          found.add(a);
+        }
+      }
+      if (!found.isEmpty()) {
+        return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .arrayNode()
+            .addAll(found);
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError(name + " never became pending or firing; alerts: " + p.alerts());
+  }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
+# a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, rpmbuild,
+# systemd-analyze, curl and python3. Needs root (apt-get); does nothing when all is present.
+set -euo pipefail
+
+need=()
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+if [ "${1:-}" = "--test" ]; then
+  command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+  command -v rpmbuild >/dev/null 2>&1 || need+=(rpm)
+  command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+  command -v curl >/dev/null 2>&1 || need+=(curl)
+  command -v python3 >/dev/null 2>&1 || need+=(python3)
+  command -v runuser >/dev/null 2>&1 || need+=(util-linux)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
