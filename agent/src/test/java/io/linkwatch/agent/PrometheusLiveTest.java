@@ -24,8 +24,10 @@ class PrometheusLiveTest {
       """
       probes:
         p2p:
-          every: 4s
-          deadline: 3500ms
+          # Room for a worker start and 128 MiB copies on a loaded 2-core CI machine: a run
+          # that hit its deadline would (rightly) make LinkwatchProbeStale pend.
+          every: 8s
+          deadline: 7s
           # Large enough that bandwidth, not the 0.21 ms latency, sets the time: at 0.6x the
           # link, 128 MiB copies measure ~0.66x, clearly under the rule's 0.8.
           sizes: [128MiB]
