@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
 final class ProbeAllreduceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
+  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--sizes",
@@ -49,12 +50,6 @@ final class ProbeAllreduceCommand implements Callable<Integer> {
           "Message sizes (fp16, even), e.g. 1KiB,64MiB,256MiB,1GiB. Default: 1KiB,256MiB.")
   List<Long> sizes = AllreduceSettings.DEFAULTS.sizes();
 
-  @Option(names = "--iterations", description = "Timed rounds per size (p50, p99). Default: 50.")
-  int iterations = AllreduceSettings.DEFAULTS.iterations();
-
-  @Option(names = "--warmup", description = "Untimed rounds first. Default: 10.")
-  int warmup = AllreduceSettings.DEFAULTS.warmup();
-
   @Option(
       names = "--devices",
       split = ",",
@@ -63,12 +58,8 @@ final class ProbeAllreduceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (iterations < 1) {
-      throw new UsageException("--iterations must be at least 1, not " + iterations);
-    }
-    if (warmup < 0) {
-      throw new UsageException("--warmup must not be negative, not " + warmup);
-    }
+    int warmup = repetitions.warmup(AllreduceSettings.DEFAULTS.warmup());
+    int iterations = repetitions.iterations(AllreduceSettings.DEFAULTS.iterations());
     for (long size : sizes) {
       if (size % 2 != 0) {
         throw new UsageException(

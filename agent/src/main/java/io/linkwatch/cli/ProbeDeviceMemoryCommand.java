@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
 final class ProbeDeviceMemoryCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
+  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--size",
@@ -40,23 +41,13 @@ final class ProbeDeviceMemoryCommand implements Callable<Integer> {
       description = "Copy size, e.g. 256MiB. Default: 1GiB.")
   long size = DeviceMemorySettings.DEFAULTS.size();
 
-  @Option(names = "--iterations", description = "Timed copies (median). Default: 20.")
-  int iterations = DeviceMemorySettings.DEFAULTS.iterations();
-
-  @Option(names = "--warmup", description = "Untimed copies first. Default: 5.")
-  int warmup = DeviceMemorySettings.DEFAULTS.warmup();
-
   @Option(names = "--devices", split = ",", description = "Devices such as 0,1 (default: all).")
   List<String> devices = List.of();
 
   @Override
   public Integer call() {
-    if (iterations < 1) {
-      throw new UsageException("--iterations must be at least 1, not " + iterations);
-    }
-    if (warmup < 0) {
-      throw new UsageException("--warmup must not be negative, not " + warmup);
-    }
+    int warmup = repetitions.warmup(DeviceMemorySettings.DEFAULTS.warmup());
+    int iterations = repetitions.iterations(DeviceMemorySettings.DEFAULTS.iterations());
     Set<Integer> ids = new LinkedHashSet<>();
     for (String d : devices) {
       int id;

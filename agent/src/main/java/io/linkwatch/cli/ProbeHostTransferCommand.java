@@ -47,6 +47,7 @@ import picocli.CommandLine.Spec;
 final class ProbeHostTransferCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
+  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--device",
@@ -76,12 +77,6 @@ final class ProbeHostTransferCommand implements Callable<Integer> {
       description = "Copy sizes, e.g. 4MiB,64MiB,1GiB. Default: 64MiB.")
   List<Long> sizes = HostTransferSettings.DEFAULTS.sizes();
 
-  @Option(names = "--iterations", description = "Timed copies per size (median). Default: 10.")
-  int iterations = HostTransferSettings.DEFAULTS.iterations();
-
-  @Option(names = "--warmup", description = "Untimed copies first. Default: 3.")
-  int warmup = HostTransferSettings.DEFAULTS.warmup();
-
   private final HostPaths hostPaths;
 
   ProbeHostTransferCommand() {
@@ -94,12 +89,8 @@ final class ProbeHostTransferCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (iterations < 1) {
-      throw new UsageException("--iterations must be at least 1, not " + iterations);
-    }
-    if (warmup < 0) {
-      throw new UsageException("--warmup must not be negative, not " + warmup);
-    }
+    int warmup = repetitions.warmup(HostTransferSettings.DEFAULTS.warmup());
+    int iterations = repetitions.iterations(HostTransferSettings.DEFAULTS.iterations());
     for (int d : devices) {
       if (d < 0) {
         throw new UsageException("--device: " + d + " is not a device number (use 0, 1, ...)");

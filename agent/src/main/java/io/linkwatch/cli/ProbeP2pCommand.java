@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 final class ProbeP2pCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
+  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--sizes",
@@ -42,23 +43,13 @@ final class ProbeP2pCommand implements Callable<Integer> {
       description = "Copy sizes, e.g. 1MiB,64MiB,1GiB. Default: 256MiB.")
   List<Long> sizes = P2pSettings.DEFAULTS.sizes();
 
-  @Option(names = "--iterations", description = "Timed copies per size (median). Default: 20.")
-  int iterations = P2pSettings.DEFAULTS.iterations();
-
-  @Option(names = "--warmup", description = "Untimed copies first. Default: 5.")
-  int warmup = P2pSettings.DEFAULTS.warmup();
-
   @Option(names = "--pairs", split = ",", description = "Pairs such as 0->1 (default: all).")
   List<String> pairs = List.of();
 
   @Override
   public Integer call() {
-    if (iterations < 1) {
-      throw new UsageException("--iterations must be at least 1, not " + iterations);
-    }
-    if (warmup < 0) {
-      throw new UsageException("--warmup must not be negative, not " + warmup);
-    }
+    int warmup = repetitions.warmup(P2pSettings.DEFAULTS.warmup());
+    int iterations = repetitions.iterations(P2pSettings.DEFAULTS.iterations());
     List<DevicePair> parsed = new ArrayList<>();
     for (String p : pairs) {
       try {

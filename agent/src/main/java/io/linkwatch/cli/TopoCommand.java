@@ -71,6 +71,7 @@ import picocli.CommandLine.Spec;
 final class TopoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
+  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--measure",
@@ -82,12 +83,6 @@ final class TopoCommand implements Callable<Integer> {
       converter = SizeConverter.class,
       description = "Copy size for --measure. Default: 256MiB.")
   long size = P2pSettings.DEFAULTS.sizes().get(0);
-
-  @Option(names = "--iterations", description = "Timed copies per figure (median). Default: 20.")
-  int iterations = P2pSettings.DEFAULTS.iterations();
-
-  @Option(names = "--warmup", description = "Untimed copies first. Default: 5.")
-  int warmup = P2pSettings.DEFAULTS.warmup();
 
   @Option(
       names = "--topology-command",
@@ -115,12 +110,8 @@ final class TopoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (iterations < 1) {
-      throw new UsageException("--iterations must be at least 1, not " + iterations);
-    }
-    if (warmup < 0) {
-      throw new UsageException("--warmup must not be negative, not " + warmup);
-    }
+    int warmup = repetitions.warmup(P2pSettings.DEFAULTS.warmup());
+    int iterations = repetitions.iterations(P2pSettings.DEFAULTS.iterations());
     TopologySource source = Runtimes.topologySource(topologyCommand);
     List<ProbeRun> runs = new ArrayList<>();
     Report report;
