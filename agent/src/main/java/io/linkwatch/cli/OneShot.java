@@ -21,6 +21,23 @@ import java.util.function.Consumer;
 final class OneShot {
   private OneShot() {}
 
+  /** Runs {@code probe} with the standard topology lookup; output to the command's writers. */
+  static int run(
+      DeviceRuntime runtime,
+      ProbeOptions options,
+      picocli.CommandLine.Model.CommandSpec spec,
+      Probe probe,
+      Consumer<ProbeRun> table) {
+    return run(
+        runtime,
+        Runtimes.topologySource(),
+        probe,
+        options.json,
+        spec.commandLine().getOut(),
+        spec.commandLine().getErr(),
+        table);
+  }
+
   static int run(
       DeviceRuntime runtime,
       TopologySource topology,

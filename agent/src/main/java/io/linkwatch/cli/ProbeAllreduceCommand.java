@@ -79,14 +79,7 @@ final class ProbeAllreduceCommand implements Callable<Integer> {
     AllreduceSettings settings = new AllreduceSettings(sizes, warmup, iterations, devices);
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       Runtimes.checkSizesFit(runtime, sizes, "--sizes");
-      return OneShot.run(
-          runtime,
-          Runtimes.topologySource(),
-          settings.newProbe(),
-          options.json,
-          spec.commandLine().getOut(),
-          spec.commandLine().getErr(),
-          this::printTable);
+      return OneShot.run(runtime, options, spec, settings.newProbe(), this::printTable);
     }
   }
 

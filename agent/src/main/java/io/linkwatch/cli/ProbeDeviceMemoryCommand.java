@@ -64,14 +64,7 @@ final class ProbeDeviceMemoryCommand implements Callable<Integer> {
         new DeviceMemorySettings(size, warmup, iterations, new ArrayList<>(ids));
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       Runtimes.checkSizesFit(runtime, List.of(size), "--size");
-      return OneShot.run(
-          runtime,
-          Runtimes.topologySource(),
-          settings.newProbe(),
-          options.json,
-          spec.commandLine().getOut(),
-          spec.commandLine().getErr(),
-          this::printTable);
+      return OneShot.run(runtime, options, spec, settings.newProbe(), this::printTable);
     }
   }
 

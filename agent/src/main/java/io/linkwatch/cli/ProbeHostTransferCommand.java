@@ -117,11 +117,9 @@ final class ProbeHostTransferCommand implements Callable<Integer> {
       Runtimes.checkSizesFit(runtime, sizes, "--sizes");
       return OneShot.run(
           runtime,
-          Runtimes.topologySource(),
+          options,
+          spec,
           settings.newProbe(),
-          options.json,
-          spec.commandLine().getOut(),
-          spec.commandLine().getErr(),
           run -> print(run, spec.commandLine().getOut()));
     }
   }

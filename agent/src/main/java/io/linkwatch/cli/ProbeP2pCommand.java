@@ -61,14 +61,7 @@ final class ProbeP2pCommand implements Callable<Integer> {
     P2pSettings settings = new P2pSettings(sizes, warmup, iterations, parsed);
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       Runtimes.checkSizesFit(runtime, sizes, "--sizes");
-      return OneShot.run(
-          runtime,
-          Runtimes.topologySource(),
-          settings.newProbe(),
-          options.json,
-          spec.commandLine().getOut(),
-          spec.commandLine().getErr(),
-          run -> printTable(run));
+      return OneShot.run(runtime, options, spec, settings.newProbe(), run -> printTable(run));
     }
   }
 
