@@ -38,9 +38,20 @@ public final class WorkerProcess {
 
   private final List<String> javaOptions;
   private final AtomicReference<Process> running = new AtomicReference<>();
+  private final java.util.Set<String> warningsSeen =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final List<String> command;
 
   public WorkerProcess(List<String> javaOptions) {
     this.javaOptions = List.copyOf(javaOptions);
+    this.command = null;
+  }
+
+  /** A worker started by {@code command} instead of this jar (tests use a shell script). */
+  WorkerProcess(List<String> command, boolean custom) {
+    this.javaOptions = List.of();
+    this.command = List.copyOf(command);
   }
 
   /**
@@ -143,6 +154,9 @@ public final class WorkerProcess {
 
   /** The same Java and classpath as this process: the worker is this jar. */
   List<String> command() {
+    if (command != null) {
+      return command;
+    }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(javaOptions);
@@ -178,7 +192,12 @@ public final class WorkerProcess {
     return f;
   }
 
-  private static void relay(InputStream err, String probe) {
+  /**
+   * Relays a worker's stderr to this log. A worker lives for one run, so a condition it warns about
+   * once per process (say, numa_maps unreadable) would be warned about at every run: a warning
+   * already relayed for this probe goes to the debug level instead.
+   */
+  private void relay(InputStream err, String probe) {
     Thread t =
         new Thread(
             () -> {
@@ -186,7 +205,11 @@ public final class WorkerProcess {
                   new BufferedReader(new InputStreamReader(err, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                  log.info("worker {}: {}", probe, line);
+                  if (line.startsWith("WARN") && !warningsSeen.add(probe + " " + line)) {
+                    log.debug("worker {}: {}", probe, line);
+                  } else {
+                    log.info("worker {}: {}", probe, line);
+                  }
                 }
               } catch (IOException e) {
                 log.debug("worker {} stderr closed: {}", probe, e.getMessage());

@@ -1,0 +1,111 @@
+package io.linkwatch.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.Backend;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/** How the agent treats worker processes that hang, die, talk nonsense or repeat warnings. */
+class WorkerProcessTest {
+  static final WorkerRequest REQUEST =
+      new WorkerRequest(
+          "p2p", P2pSettings.DEFAULTS, Backend.SIM, HostPaths.system(), List.of("npu-smi"));
+
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final Logger logger = (Logger) LoggerFactory.getLogger(WorkerProcess.class);
+
+  @BeforeEach
+  void capture() {
+    logged.start();
+    logger.addAppender(logged);
+    logger.setLevel(Level.DEBUG);
+  }
+
+  @AfterEach
+  void release() {
+    logger.detachAppender(logged);
+    logger.setLevel(null);
+  }
+
+  static WorkerProcess shell(String script) {
+    return new WorkerProcess(List.of("sh", "-c", "cat >/dev/null; " + script), true);
+  }
+
+  @Test
+  void aWorkerPastItsDeadlineIsKilledAndEveryKnownTargetTimesOut() {
+    long t0 = System.nanoTime();
+    ProbeRun run = shell("sleep 60").run(REQUEST, Duration.ofMillis(800), List.of("0->1", "1->0"));
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+    assertThat(run.targets()).extracting(TargetResult::target).containsExactly("0->1", "1->0");
+    assertThat(run.targets())
+        .allSatisfy(
+            t -> {
+              assertThat(t.outcome()).isEqualTo(Outcome.TIMEOUT);
+              assertThat(t.error())
+                  .isEqualTo(
+                      "the run did not finish within its deadline of 800ms; the worker was killed");
+            });
+  }
+
+  @Test
+  void aWorkerKilledByASignalIsAnErrorNamingTheSignal() {
+    ProbeRun run = shell("kill -SEGV $$").run(REQUEST, Duration.ofSeconds(10), List.of());
+    assertThat(run.targets())
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.target()).isEqualTo("p2p");
+              assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
+              assertThat(t.error()).isEqualTo("worker died with signal 11 (exit status 139)");
+            });
+  }
+
+  @Test
+  void aWorkerThatExitsWithoutAResultIsAnError() {
+    ProbeRun run = shell("exit 3").run(REQUEST, Duration.ofSeconds(10), List.of());
+    assertThat(run.targets().get(0).error())
+        .isEqualTo("worker exited with status 3 without a result");
+  }
+
+  @Test
+  void garbageOnStdoutIsAnErrorNotACrash() {
+    ProbeRun run = shell("echo not-json").run(REQUEST, Duration.ofSeconds(10), List.of());
+    assertThat(run.targets().get(0).outcome()).isEqualTo(Outcome.ERROR);
+    assertThat(run.targets().get(0).error()).startsWith("worker output unreadable: ");
+  }
+
+  @Test
+  void aResultIsReadBackAndARepeatedWarningIsRelayedOnce() throws Exception {
+    WorkerProcess worker =
+        shell(
+            "echo 'WARN  PagePlacement: /proc/self/numa_maps unreadable' >&2; "
+                + "echo 'INFO  P2pProbe: measuring' >&2; "
+                + "echo '{\"probe\":\"p2p\",\"targets\":[],\"skippedBecause\":\"p2p needs two devices, found 1\"}'");
+    for (int i = 0; i < 3; i++) {
+      ProbeRun run = worker.run(REQUEST, Duration.ofSeconds(10), List.of());
+      assertThat(run.skippedBecause()).isEqualTo("p2p needs two devices, found 1");
+    }
+    Thread.sleep(200); // the relay thread may still be writing the last lines
+    List<String> info =
+        logged.list.stream()
+            .filter(e -> e.getLevel() == Level.INFO)
+            .map(ILoggingEvent::getFormattedMessage)
+            .toList();
+    assertThat(info).filteredOn(m -> m.contains("numa_maps unreadable")).hasSize(1);
+    assertThat(info).filteredOn(m -> m.contains("measuring")).hasSize(3);
+  }
+}
