@@ -3,6 +3,7 @@ package io.linkwatch.worker;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.util.Durations;
 import io.linkwatch.util.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -84,8 +85,8 @@ public final class WorkerProcess {
             knownTargets,
             Outcome.TIMEOUT,
             "the run did not finish within its deadline of "
-                + deadline.toSeconds()
-                + "s; the worker was killed",
+                + Durations.format(deadline)
+                + "; the worker was killed",
             started);
       }
       String json = stdout.get(5, TimeUnit.SECONDS);
