@@ -1,5 +1,6 @@
 package io.linkwatch.cli;
 
+import io.linkwatch.probe.DeviceIds;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.result.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
@@ -52,7 +53,7 @@ final class ProbeDeviceMemoryCommand implements Callable<Integer> {
     for (String d : devices) {
       int id;
       try {
-        id = DeviceMemorySettings.parseDevice(d);
+        id = DeviceIds.parse(d);
       } catch (IllegalArgumentException e) {
         throw new UsageException("--devices: " + e.getMessage());
       }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.DeviceIds;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.HostTransferSettings;
@@ -191,11 +192,12 @@ public final class ConfigLoader {
         // Only the form of nodes is checked here; whether they exist and have CPUs is checked
         // when the probe runs, on the machine it runs on (see HostTransferSettings).
         HostTransferSettings d = HostTransferSettings.DEFAULTS;
+        Set<Integer> seen = new HashSet<>();
         yield new HostTransferSettings(
             node.list("sizes", d.sizes(), ByteSize::parse, false),
             node.integer("warmup", d.warmup(), 0, 10_000),
             node.integer("iterations", d.iterations(), 1, 100_000),
-            node.list("devices", d.devices(), HostTransferSettings::parseDevice, true),
+            node.list("devices", d.devices(), s -> distinctDevice(s, seen), true),
             node.list("nodes", d.nodes(), HostTransferSettings::parseNode, true),
             node.list("memory", d.memory(), HostTransferSettings::parseMemory, false));
       }
@@ -203,7 +205,7 @@ public final class ConfigLoader {
   }
 
   private static int distinctDevice(String text, Set<Integer> seen) {
-    int id = DeviceMemorySettings.parseDevice(text);
+    int id = DeviceIds.parse(text);
     if (!seen.add(id)) {
       throw new IllegalArgumentException("device " + id + " is listed twice");
     }

@@ -35,26 +35,6 @@ public record DeviceMemorySettings(long size, int warmup, int iterations, List<I
     }
   }
 
-  /**
-   * Reads one device id, e.g. {@code 3}.
-   *
-   * @throws IllegalArgumentException with a message that says what is wrong
-   */
-  public static int parseDevice(String text) {
-    String t = text == null ? "" : text.strip();
-    int id;
-    try {
-      id = Integer.parseInt(t);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a device id (use e.g. 0)");
-    }
-    if (id < 0) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a device id: it must not be negative");
-    }
-    return id;
-  }
-
   @Override
   public Probe newProbe() {
     return new DeviceMemoryProbe(this);

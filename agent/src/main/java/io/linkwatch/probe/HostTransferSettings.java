@@ -60,20 +60,12 @@ public record HostTransferSettings(
     return t;
   }
 
-  /** A device number: a whole number from 0. */
-  public static int parseDevice(String text) {
-    return parseIndex(text, "device number");
-  }
-
   /** A NUMA node number: a whole number from 0. */
   public static int parseNode(String text) {
-    return parseIndex(text, "NUMA node number");
-  }
-
-  private static int parseIndex(String text, String what) {
     String t = text == null ? "" : text.strip();
     if (!t.matches("\\d{1,9}")) {
-      throw new IllegalArgumentException("'" + text + "' is not a " + what + " (use 0, 1, ...)");
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a NUMA node number (use 0, 1, ...)");
     }
     return Integer.parseInt(t);
   }

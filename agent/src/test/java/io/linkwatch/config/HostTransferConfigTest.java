@@ -72,8 +72,8 @@ class HostTransferConfigTest {
           sizes: [64Mib]         | t.yaml: probes.host_transfer.sizes[0]: '64Mib' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)
           warmup: -1             | t.yaml: probes.host_transfer.warmup: must be between 0 and 10000, not -1
           iterations: 0          | t.yaml: probes.host_transfer.iterations: must be between 1 and 100000, not 0
-          devices: [a]           | t.yaml: probes.host_transfer.devices[0]: 'a' is not a device number (use 0, 1, ...)
-          devices: [-1]          | t.yaml: probes.host_transfer.devices[0]: '-1' is not a device number (use 0, 1, ...)
+          devices: [a]           | t.yaml: probes.host_transfer.devices[0]: 'a' is not a device id (use e.g. 0)
+          devices: [-1]          | t.yaml: probes.host_transfer.devices[0]: '-1' is not a device id: it must not be negative
           nodes: [0, x]          | t.yaml: probes.host_transfer.nodes[1]: 'x' is not a NUMA node number (use 0, 1, ...)
           nodes: {a: 1}          | t.yaml: probes.host_transfer.nodes: must be a list
           memory: [pinned, huge] | t.yaml: probes.host_transfer.memory[1]: 'huge' is not a kind of host memory (use pinned or pageable)

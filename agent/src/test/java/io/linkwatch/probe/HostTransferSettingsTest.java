@@ -35,7 +35,7 @@ class HostTransferSettingsTest {
   void parsesMemoryKindsAndNumbers() {
     assertThat(HostTransferSettings.parseMemory(" pinned ")).isEqualTo("pinned");
     assertThat(HostTransferSettings.parseNode("7")).isEqualTo(7);
-    assertThat(HostTransferSettings.parseDevice("0")).isZero();
+    assertThat(DeviceIds.parse("0")).isZero();
     assertThatThrownBy(() -> HostTransferSettings.parseMemory("Pinned"))
         .hasMessage("'Pinned' is not a kind of host memory (use pinned or pageable)");
     assertThatThrownBy(() -> HostTransferSettings.parseNode("1.5"))

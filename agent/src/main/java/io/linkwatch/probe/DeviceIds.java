@@ -1,0 +1,26 @@
+package io.linkwatch.probe;
+
+/** Reads logical device ids from config files and the command line, the same way everywhere. */
+public final class DeviceIds {
+  private DeviceIds() {}
+
+  /**
+   * Reads one device id, e.g. {@code 3}.
+   *
+   * @throws IllegalArgumentException with a message that says what is wrong
+   */
+  public static int parse(String text) {
+    String t = text == null ? "" : text.strip();
+    int id;
+    try {
+      id = Integer.parseInt(t);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a device id (use e.g. 0)");
+    }
+    if (id < 0) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a device id: it must not be negative");
+    }
+    return id;
+  }
+}
