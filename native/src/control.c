@@ -154,32 +154,6 @@ static void parse_control(const char *text)
                 cur_path, unknown, first_bad);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 1024, len = 0, r;
-    char *buf = malloc(cap);
-    while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += r;
-        if (cap - len < 2) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 /* cl held.  Brings `rules` up to date with the control file. */
 static void refresh(void)
 {
@@ -212,7 +186,7 @@ static void refresh(void)
     bool young = time(NULL) - st.st_mtim.tv_sec < 2;
     if (!changed && !young)
         return;
-    char *text = slurp(path);
+    char *text = lw_read_text_file(path);
     if (!text)
         return;
     last_st = st;

@@ -136,4 +136,7 @@ float lw_half_to_float(uint16_t h);
 uint16_t lw_float_to_half(float f);
 
 
+/* The whole text of a file (NUL-terminated, caller frees), or NULL with errno set. */
+char *lw_read_text_file(const char *path);
+
 #endif

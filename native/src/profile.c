@@ -337,36 +337,13 @@ int lw_profile_parse(const char *text, const char *name, struct lw_profile *p,
     return 0;
 }
 
+/* The profile's text, or NULL with the reason in err. */
 static char *read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += r;
-        if (cap - len < 2) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
+    char *text = lw_read_text_file(path);
+    if (!text)
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    return text;
 }
 
 int lw_profile_load(struct lw_profile *p, char *err, size_t errlen)
