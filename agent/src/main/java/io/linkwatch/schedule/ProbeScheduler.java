@@ -4,10 +4,12 @@ import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.probe.ProbeKind;
 import java.time.Instant;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.DisallowConcurrentExecution;
@@ -60,14 +62,26 @@ public final class ProbeScheduler implements AutoCloseable {
       Date first = new Date(System.currentTimeMillis() + firstDelayMillis + offset + jitter);
       offset += 500;
       scheduler.getContext().put(probe.kind().id(), probe);
-      scheduler.scheduleJob(job, trigger(probe, first));
+      Set<Trigger> triggers = new HashSet<>();
+      triggers.add(trigger(probe, first));
+      if (probe.schedule().cron().isPresent()) {
+        // A cron schedule may not fire for hours; one early run shows metrics at once.
+        triggers.add(
+            TriggerBuilder.newTrigger()
+                .withIdentity(probe.kind().id() + "-first")
+                .startAt(first)
+                .withSchedule(
+                    SimpleScheduleBuilder.simpleSchedule()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                .build());
+      }
+      scheduler.scheduleJob(job, triggers, false);
     }
   }
 
   private static Trigger trigger(ProbeConfig probe, Date first) {
     TriggerBuilder<Trigger> t = TriggerBuilder.newTrigger().withIdentity(probe.kind().id());
     if (probe.schedule().cron().isPresent()) {
-      // Cron probes still get one early run so a new agent shows metrics at once.
       return t.startAt(first)
           .withSchedule(
               CronScheduleBuilder.cronSchedule(probe.schedule().cron().get())
