@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 final class OneShot {
   private OneShot() {}
 
-  /** Runs {@code probe} with the standard topology lookup; output to the command's writers. */
+  /** Runs {@code probe} with the command's topology lookup; output to the command's writers. */
   static int run(
       DeviceRuntime runtime,
       ProbeOptions options,
@@ -30,7 +30,7 @@ final class OneShot {
       Consumer<ProbeRun> table) {
     return run(
         runtime,
-        Runtimes.topologySource(),
+        Runtimes.topologySource(options.topologyCommand),
         probe,
         options.json,
         spec.commandLine().getOut(),

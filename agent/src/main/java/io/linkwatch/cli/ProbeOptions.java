@@ -15,4 +15,12 @@ final class ProbeOptions {
 
   @Option(names = "--json", description = "Print the results as JSON instead of a table.")
   boolean json;
+
+  @Option(
+      names = "--topology-command",
+      paramLabel = "COMMAND",
+      description =
+          "Asked for link types when aclrtGetDevicesTopo cannot answer; words split on spaces. "
+              + "Default: npu-smi info -t topo.")
+  String topologyCommand;
 }

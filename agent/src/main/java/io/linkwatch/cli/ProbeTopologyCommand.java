@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -29,25 +28,11 @@ final class ProbeTopologyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
 
-  @Option(
-      names = "--topology-command",
-      paramLabel = "COMMAND",
-      description =
-          "Asked when aclrtGetDevicesTopo cannot answer; words split on spaces. "
-              + "Default: npu-smi info -t topo.")
-  String topologyCommand;
-
   @Override
   public Integer call() {
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       return OneShot.run(
-          runtime,
-          Runtimes.topologySource(topologyCommand),
-          TopologySettings.DEFAULTS.newProbe(),
-          options.json,
-          spec.commandLine().getOut(),
-          spec.commandLine().getErr(),
-          this::printTable);
+          runtime, options, spec, TopologySettings.DEFAULTS.newProbe(), this::printTable);
     }
   }
 

@@ -84,14 +84,6 @@ final class TopoCommand implements Callable<Integer> {
       description = "Copy size for --measure. Default: 256MiB.")
   long size = P2pSettings.DEFAULTS.sizes().get(0);
 
-  @Option(
-      names = "--topology-command",
-      paramLabel = "COMMAND",
-      description =
-          "Asked when aclrtGetDevicesTopo cannot answer; words split on spaces. "
-              + "Default: npu-smi info -t topo.")
-  String topologyCommand;
-
   /** What {@code --json} prints. {@code measured} is null without {@code --measure}. */
   record Report(
       String source,
@@ -112,7 +104,7 @@ final class TopoCommand implements Callable<Integer> {
   public Integer call() {
     int warmup = repetitions.warmup(P2pSettings.DEFAULTS.warmup());
     int iterations = repetitions.iterations(P2pSettings.DEFAULTS.iterations());
-    TopologySource source = Runtimes.topologySource(topologyCommand);
+    TopologySource source = Runtimes.topologySource(options.topologyCommand);
     List<ProbeRun> runs = new ArrayList<>();
     Report report;
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
