@@ -69,6 +69,39 @@ class CliTest {
   }
 
   @Test
+  void p2pTakesLinkTypesFromTheTopologyCommandWhenTheRuntimeCannotTell() {
+    String npuSmi = System.getenv("LINKWATCH_NATIVE_BUILD") + "/npu-smi info -t topo";
+    control.set("fail aclrtGetDevicesTopo 207000");
+    Run unknown =
+        cli(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim",
+            "--sizes",
+            "1MiB",
+            "--iterations",
+            "1",
+            "--topology-command",
+            "/nonexistent/npu-smi");
+    assertThat(unknown.out()).contains("link 0->1: unknown");
+    Run r =
+        cli(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim",
+            "--sizes",
+            "1MiB",
+            "--iterations",
+            "1",
+            "--topology-command",
+            npuSmi);
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("link 0->1: SIO", "link 1->0: SIO");
+  }
+
+  @Test
   void jsonCarriesTheSameResults() throws Exception {
     Run r =
         cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2", "--json");
