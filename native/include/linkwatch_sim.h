@@ -193,6 +193,22 @@ LW_EXPORT HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
 LW_EXPORT HcclResult HcclCommDestroy(HcclComm comm);
 LW_EXPORT const char *HcclGetErrorString(HcclResult code);
 
+/* ---- DCMI (libdcmi.so) functions: device activity ---------------------- */
+/* Returns 0 (DCMI_OK) or -8000 - k.  proc_info must hold DCMI_MAX_PROC_NUM
+ * entries; *proc_num is set to how many were filled; proc_mem_usage in bytes. */
+#define DCMI_MAX_PROC_NUM 32
+struct dcmi_proc_mem_info {
+    int proc_id;
+    unsigned long proc_mem_usage;
+};
+LW_EXPORT int dcmi_init(void);
+LW_EXPORT int dcmi_get_card_id_device_id_from_logicid(int *card_id, int *device_id,
+                                                      unsigned int device_logic_id);
+LW_EXPORT int dcmi_get_device_resource_info(int card_id, int device_id,
+                                            struct dcmi_proc_mem_info *proc_info, int *proc_num);
+LW_EXPORT int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
+                                               unsigned int *utilization_rate);
+
 /* ---- simulator-only ---------------------------------------------------- */
 /* Sum of live device + MallocHost allocations, registered host ranges,
  * user streams, events and HCCL comms; 0 means nothing leaked. */

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT };
+enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT, R_BUSY };
 
 struct rule {
     int kind;
@@ -25,6 +25,8 @@ struct rule {
     long after, calls;      /* fail ... after N: calls seen since the line appeared */
     int src, dst;
     double scale;
+    int busy_dev;           /* busy DEVICE [pid PID] [util PCT] [memory BYTES] */
+    struct lw_workload load;
     char text[160];         /* normalised line, to carry `calls` across re-parses */
 };
 
@@ -38,7 +40,8 @@ static const char *const known_fns[] = {
     "aclrtDeviceEnablePeerAccess", "aclrtDeviceDisablePeerAccess", "aclrtGetMemInfo",
     "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
     "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce",
-    "HcclCommDestroy", "HcclGetErrorString", NULL
+    "HcclCommDestroy", "HcclGetErrorString", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
+    "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", NULL
 };
 
 static pthread_mutex_t cl = PTHREAD_MUTEX_INITIALIZER;  /* never held while taking lw.lock */
@@ -56,11 +59,46 @@ static bool known_fn(const char *fn)
     return false;
 }
 
+/* busy DEVICE [pid PID] [util PCT] [memory BYTES]: a workload on DEVICE.  A
+ * reading the line does not give stays empty (no process, 0 %, 0 bytes). */
+static int parse_busy(char **t, int n, struct rule *r)
+{
+    char *end;
+    r->kind = R_BUSY;
+    r->busy_dev = (int)strtol(t[1], &end, 10);
+    if (*end || end == t[1] || r->busy_dev < 0 || r->busy_dev >= LW_MAX_DEVICES || n % 2 != 0)
+        return -1;
+    r->load.pid = -1;
+    for (int i = 2; i + 1 < n; i += 2) {
+        if (strcmp(t[i], "pid") == 0) {
+            long v = strtol(t[i + 1], &end, 10);
+            if (*end || end == t[i + 1] || v <= 0 || v > 0x7fffffff)
+                return -1;
+            r->load.pid = (int)v;
+        } else if (strcmp(t[i], "util") == 0) {
+            long v = strtol(t[i + 1], &end, 10);
+            if (*end || end == t[i + 1] || v < 0 || v > 100)
+                return -1;
+            r->load.util = (unsigned)v;
+        } else if (strcmp(t[i], "memory") == 0) {
+            unsigned long long v = strtoull(t[i + 1], &end, 10);
+            if (*end || end == t[i + 1] || t[i + 1][0] == '-')
+                return -1;
+            r->load.memory = v;
+        } else {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int parse_rule(char **t, int n, struct rule *r)
 {
     char *end;
     memset(r, 0, sizeof *r);
     r->scale = 1.0;
+    if (n >= 2 && strcmp(t[0], "busy") == 0)
+        return parse_busy(t, n, r);
     if (n >= 2 && strcmp(t[0], "link") != 0 && !known_fn(t[1]))
         return -1;
     if (strcmp(t[0], "fail") == 0 && (n == 3 || (n == 5 && strcmp(t[3], "after") == 0))) {
@@ -202,6 +240,7 @@ static void refresh(void)
 
 int lw_enter(const char *fn)
 {
+    bool announced = false;
     for (;;) {
         pthread_mutex_lock(&cl);
         refresh();
@@ -209,7 +248,7 @@ int lw_enter(const char *fn)
         bool hang = false;
         for (int i = 0; i < nrules; i++) {
             struct rule *r = &rules[i];
-            if (r->kind == R_LINK || strcmp(r->fn, fn) != 0)
+            if (r->kind == R_LINK || r->kind == R_BUSY || strcmp(r->fn, fn) != 0)
                 continue;
             if (r->kind == R_CRASH) {
                 pthread_mutex_unlock(&cl);
@@ -233,7 +272,13 @@ int lw_enter(const char *fn)
         }
         pthread_mutex_unlock(&cl);
         if (hang) {
-            /* Blocks like a wedged driver call until the line is removed. */
+            /* Blocks like a wedged driver call until the line is removed.  Said
+             * once on stderr, so a test can act while the call is stuck. */
+            if (!announced) {
+                fprintf(stderr, "linkwatch-sim: %s hangs until its control line is removed\n", fn);
+                fflush(stderr);
+                announced = true;
+            }
             struct timespec ts = { 0, 50 * 1000 * 1000 };
             nanosleep(&ts, NULL);
             continue;
@@ -266,6 +311,21 @@ double lw_fault_link_scale(int src, int dst)
             f *= rules[i].scale;
     pthread_mutex_unlock(&cl);
     return f;
+}
+
+int lw_workloads(int dev, struct lw_workload *out, int max)
+{
+    pthread_mutex_lock(&cl);
+    refresh();
+    int n = 0;
+    for (int i = 0; i < nrules; i++)
+        if (rules[i].kind == R_BUSY && rules[i].busy_dev == dev) {
+            if (n < max)
+                out[n] = rules[i].load;
+            n++;
+        }
+    pthread_mutex_unlock(&cl);
+    return n;
 }
 
 /* Flips bytes spread over the buffer (first, last, one per 64 KiB) so that

@@ -129,6 +129,7 @@ static double model_seconds(const struct plan *pl, size_t count, int cpu_node, i
         break;
     }
     }
+    path.bandwidth *= lw_contention(pl->src_dev, pl->dst_dev);
     if (path.bandwidth <= 0)   /* a link scaled to 0: treat as nearly dead, not infinite */
         path.bandwidth = 1.0;
     return lw_path_seconds(path, (double)count);

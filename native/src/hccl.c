@@ -254,7 +254,11 @@ static void complete_round(struct lw_group *g)
         double bytes = (double)g->count * (double)lw_dtype_size(g->type);
         /* bus traffic of a ring allreduce: 2(n-1)/n of the message */
         double moved = g->n > 1 ? bytes * 2.0 * (g->n - 1) / g->n : 0;
-        double end = start + lw_path_seconds(lw.prof.allreduce, moved);
+        struct lw_path path = lw.prof.allreduce;
+        for (int r = 0; r < g->n; r++)
+            if (lw_contention(g->slots[r].stream->device, -1) < 1.0)
+                path.bandwidth = lw.prof.allreduce.bandwidth * lw.prof.busy_share;
+        double end = start + lw_path_seconds(path, moved);
         for (int r = 0; r < g->n; r++)
             g->slots[r].stream->clock = end;
     }

@@ -49,6 +49,7 @@ struct lw_profile {
     double hccl_timeout;        /* seconds */
     bool passthrough;
     double noise;
+    double busy_share;          /* bandwidth left to a probe on a busy device */
 };
 
 /* Parses text into *p; on failure writes "NAME:LINE: reason" into err. */
@@ -93,6 +94,18 @@ void lw_count(int which, int delta);
  * an injected error code (>0, message already stored); 0 = go on. */
 int lw_enter(const char *fn);
 bool lw_fault_corrupt(const char *fn);
+/* A workload that a `busy` control line puts on a device (pid -1: none visible). */
+struct lw_workload {
+    int pid;
+    unsigned util;               /* percent */
+    unsigned long long memory;   /* bytes */
+};
+/* The workloads on dev (up to max copied into out); returns how many there are. */
+int lw_workloads(int dev, struct lw_workload *out, int max);
+/* The share of a path's modeled bandwidth left to a copy or collective while
+ * jobs run on the devices it touches (profile `busy share`); 1 when idle.
+ * lw.lock held. */
+double lw_contention(int dev_a, int dev_b);
 double lw_fault_link_scale(int src, int dst);
 void lw_corrupt_bytes(void *p, size_t n);
 
@@ -109,6 +122,8 @@ struct lw_alloc {
 bool lw_find(const void *addr, int kind, struct lw_alloc *out);
 /* Is [addr, addr+len) pinned (MallocHost or registered)? */
 bool lw_is_pinned(const void *addr);
+/* Device memory left for this process (after other processes' workloads). */
+uint64_t lw_free_bytes(int dev);
 
 /* ---- streams / events (stream_event.c) ---- */
 struct lw_stream {

@@ -104,9 +104,9 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
     lw_lock();
     int dev = -1;
     rc = lw_current("aclrtMalloc", &dev);
-    if (!rc && size > lw.prof.memory[dev] - lw.used[dev]) {
+    if (!rc && size > lw_free_bytes(dev)) {
         lw_err("aclrtMalloc: out of device memory on device %d: requested %zu bytes, %llu free",
-               dev, size, (unsigned long long)(lw.prof.memory[dev] - lw.used[dev]));
+               dev, size, (unsigned long long)lw_free_bytes(dev));
         rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     void *p = NULL;
@@ -270,8 +270,20 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
     if (!rc) {
         /* DDR and HBM attrs both answer with the one memory the profile gives. */
         *total = lw.prof.memory[dev];
-        *free = lw.prof.memory[dev] - lw.used[dev];
+        *free = lw_free_bytes(dev);
     }
     lw_unlock();
     return rc;
+}
+
+/* Free device memory: the profile's memory less this process's allocations and
+ * the memory that `busy` control lines give other processes.  Lock held. */
+uint64_t lw_free_bytes(int dev)
+{
+    struct lw_workload w[16];
+    int n = lw_workloads(dev, w, 16);
+    uint64_t taken = lw.used[dev];
+    for (int i = 0; i < n && i < 16; i++)
+        taken += w[i].memory;
+    return taken >= lw.prof.memory[dev] ? 0 : lw.prof.memory[dev] - taken;
 }

@@ -36,3 +36,17 @@ double lw_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static bool has_workload(int dev)
+{
+    struct lw_workload w;
+    return dev >= 0 && lw_workloads(dev, &w, 1) > 0;
+}
+
+/* A real job shares the link and the HBM with the probe: while any device a
+ * transfer touches is busy, the transfer gets only busy_share of the modeled
+ * bandwidth.  This is what makes a probe that ignores busyness measure low. */
+double lw_contention(int dev_a, int dev_b)
+{
+    return has_workload(dev_a) || has_workload(dev_b) ? lw.prof.busy_share : 1.0;
+}

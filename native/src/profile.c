@@ -92,6 +92,7 @@ static void set_defaults(struct lw_profile *p)
     p->allreduce = (struct lw_path){ 108e9, 270e-6 };
     p->hccl_timeout = 120;
     p->noise = 0.01;
+    p->busy_share = 0.5;
 }
 
 /* Context for one parse so helpers can report "name:line: reason". */
@@ -272,6 +273,14 @@ static int parse_line(struct ctx *c, char **t, int n)
         if (end == t[1] || *end || !(v >= 0 && v < 1))
             FAIL(c, "bad noise '%s' (a fraction in [0, 1))", t[1]);
         p->noise = v;
+    } else if (strcmp(k, "busy") == 0) {
+        char *end;
+        if (n != 3 || strcmp(t[1], "share") != 0)
+            FAIL(c, "expected 'busy share FRACTION'");
+        double v = strtod(t[2], &end);
+        if (end == t[2] || *end || !(v > 0 && v <= 1))
+            FAIL(c, "bad busy share '%s' (a fraction in (0, 1])", t[2]);
+        p->busy_share = v;
     } else if (strcmp(k, "affinity") == 0) {
         int d;
         if (n != 3)

@@ -1,0 +1,141 @@
+/*
+ * dcmi.c - the DCMI subset the agent reads device activity from (libdcmi.so:
+ * dcmi_init, logical id -> card/device, processes holding a device, and
+ * utilization).  Readings come from the `busy` lines of the control file, plus
+ * the calling process itself while it has a device set, as the real driver
+ * lists every process with a context on the device.
+ *
+ * Mapping: logical device N is card N, device 0 (one die per card).  Error
+ * codes follow the DCMI docs (-8000 - k); which one "not initialised" returns
+ * is not documented, the sim answers -8008 for it (see native/README.md).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <stdio.h>
+#include <unistd.h>
+
+#define DCMI_OK 0
+#define DCMI_ERR_INVALID_PARAM (-8001)
+#define DCMI_ERR_NOT_INIT (-8008)
+#define DCMI_ERR_NOT_SUPPORT (-8255)
+
+static pthread_mutex_t dl = PTHREAD_MUTEX_INITIALIZER;
+static bool dcmi_ready;
+static int dcmi_ndev;
+
+int dcmi_init(void)
+{
+    int rc = lw_enter("dcmi_init");
+    if (rc)
+        return rc;
+    struct lw_profile p;
+    char err[512];
+    if (lw_profile_load(&p, err, sizeof err) != 0) {
+        fprintf(stderr, "linkwatch-sim: dcmi_init: bad simulator profile: %s\n", err);
+        return DCMI_ERR_INVALID_PARAM;
+    }
+    pthread_mutex_lock(&dl);
+    dcmi_ndev = p.ndev;
+    dcmi_ready = true;
+    pthread_mutex_unlock(&dl);
+    return DCMI_OK;
+}
+
+/* The logical device behind (card, device), or a DCMI error (< 0). */
+static int logical(int card_id, int device_id)
+{
+    pthread_mutex_lock(&dl);
+    int rc = !dcmi_ready ? DCMI_ERR_NOT_INIT
+             : card_id < 0 || card_id >= dcmi_ndev || device_id != 0 ? DCMI_ERR_INVALID_PARAM
+                                                                     : card_id;
+    pthread_mutex_unlock(&dl);
+    return rc;
+}
+
+int dcmi_get_card_id_device_id_from_logicid(int *card_id, int *device_id, unsigned int device_logic_id)
+{
+    int rc = lw_enter("dcmi_get_card_id_device_id_from_logicid");
+    if (rc)
+        return rc;
+    if (!card_id || !device_id)
+        return DCMI_ERR_INVALID_PARAM;
+    pthread_mutex_lock(&dl);
+    rc = !dcmi_ready ? DCMI_ERR_NOT_INIT : device_logic_id >= (unsigned)dcmi_ndev ? DCMI_ERR_INVALID_PARAM : 0;
+    pthread_mutex_unlock(&dl);
+    if (rc)
+        return rc;
+    *card_id = (int)device_logic_id;
+    *device_id = 0;
+    return DCMI_OK;
+}
+
+int dcmi_get_device_resource_info(int card_id, int device_id, struct dcmi_proc_mem_info *proc_info,
+                                  int *proc_num)
+{
+    int rc = lw_enter("dcmi_get_device_resource_info");
+    if (rc)
+        return rc;
+    if (!proc_info || !proc_num)
+        return DCMI_ERR_INVALID_PARAM;
+    int dev = logical(card_id, device_id);
+    if (dev < 0)
+        return dev;
+    struct lw_workload w[DCMI_MAX_PROC_NUM];
+    int n = lw_workloads(dev, w, DCMI_MAX_PROC_NUM);
+    int out = 0;
+    for (int i = 0; i < n && i < DCMI_MAX_PROC_NUM; i++)
+        if (w[i].pid > 0) {
+            proc_info[out].proc_id = w[i].pid;
+            proc_info[out].proc_mem_usage = (unsigned long)w[i].memory;
+            out++;
+        }
+    /* This process, while it holds a context on the device. */
+    lw_lock();
+    bool mine = lw.initialized && dev < lw.prof.ndev && lw.refcount[dev] > 0;
+    uint64_t used = mine ? lw.used[dev] : 0;
+    lw_unlock();
+    if (mine && out < DCMI_MAX_PROC_NUM) {
+        proc_info[out].proc_id = (int)getpid();
+        proc_info[out].proc_mem_usage = (unsigned long)used;
+        out++;
+    }
+    *proc_num = out;
+    return DCMI_OK;
+}
+
+int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
+                                     unsigned int *utilization_rate)
+{
+    int rc = lw_enter("dcmi_get_device_utilization_rate");
+    if (rc)
+        return rc;
+    if (!utilization_rate)
+        return DCMI_ERR_INVALID_PARAM;
+    int dev = logical(card_id, device_id);
+    if (dev < 0)
+        return dev;
+    /* The A3 answers 2 AI Core, 3 AI CPU, 4 control CPU, 6 HBM in use,
+     * 10 HBM bandwidth, 12 vector core, 13 NPU overall. */
+    switch (input_type) {
+    case 2: case 3: case 4: case 10: case 12: case 13: {
+        struct lw_workload w[DCMI_MAX_PROC_NUM];
+        int n = lw_workloads(dev, w, DCMI_MAX_PROC_NUM);
+        unsigned util = 0;
+        for (int i = 0; i < n && i < DCMI_MAX_PROC_NUM; i++)
+            util = w[i].util > util ? w[i].util : util;
+        *utilization_rate = util;
+        return DCMI_OK;
+    }
+    case 6: {
+        lw_lock();
+        unsigned pct = 0;
+        if (lw.initialized && dev < lw.prof.ndev && lw.prof.memory[dev] > 0)
+            pct = (unsigned)((lw.prof.memory[dev] - lw_free_bytes(dev)) * 100 / lw.prof.memory[dev]);
+        lw_unlock();
+        *utilization_rate = pct;
+        return DCMI_OK;
+    }
+    default:
+        return DCMI_ERR_NOT_SUPPORT;
+    }
+}

@@ -1,0 +1,99 @@
+/* test_busy.c - `busy` control lines: DCMI readings, memory, and contention. */
+#define _GNU_SOURCE
+#include "check.h"
+#include <unistd.h>
+
+#define MiB (1024UL * 1024UL)
+
+static int procs(int card, struct dcmi_proc_mem_info *info)
+{
+    int n = -1;
+    int rc = dcmi_get_device_resource_info(card, 0, info, &n);
+    return rc ? rc : n;
+}
+
+void test_busy_dcmi(void)
+{
+    struct dcmi_proc_mem_info info[DCMI_MAX_PROC_NUM];
+    unsigned util = 99;
+    int card = -1, dev = -1;
+    CHECK_RC(dcmi_init(), 0);
+    CHECK_RC(dcmi_get_card_id_device_id_from_logicid(&card, &dev, 1), 0);
+    CHECK(card == 1 && dev == 0);
+    CHECK_RC(dcmi_get_card_id_device_id_from_logicid(&card, &dev, 7), -8001);
+
+    set_control(NULL);
+    aclrtResetDevice(1);
+    CHECK_RC(procs(1, info), 0);                        /* idle, not held by us */
+    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 2, &util), 0);
+    CHECK(util == 0);
+
+    set_control("busy 1 pid 4242 util 80 memory 2147483648\n");
+    CHECK_RC(procs(1, info), 1);
+    CHECK(info[0].proc_id == 4242 && info[0].proc_mem_usage == 2147483648UL);
+    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 2, &util), 0);
+    CHECK(util == 80);
+    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 13, &util), 0);
+    CHECK(util == 80);
+    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 5, &util), -8255);   /* not on an A3 */
+    /* Device 0 has no workload; only this test process, which holds it, is listed. */
+    CHECK_RC(procs(0, info), 1);
+    CHECK(info[0].proc_id == (int)getpid());
+
+    /* A workload whose process is not visible: utilization only. */
+    set_control("busy 1 util 30\n");
+    CHECK_RC(procs(1, info), 0);
+    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 10, &util), 0);
+    CHECK(util == 30);
+
+    /* The caller itself is listed while it holds the device. */
+    set_control(NULL);
+    void *d;
+    aclrtSetDevice(1);
+    CHECK_RC(aclrtMalloc(&d, 4 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    CHECK_RC(procs(1, info), 1);
+    CHECK(info[0].proc_id == (int)getpid() && info[0].proc_mem_usage >= 4 * MiB);
+    aclrtFree(d);
+    aclrtResetDevice(1);
+    aclrtSetDevice(0);
+
+    set_control("fail dcmi_get_device_resource_info -8013\n");
+    CHECK_RC(procs(1, info), -8013);
+    set_control("busy x pid 1\nbusy 1 pid -3\nbusy 1 util 101\nbusy 1 color red\n");
+    CHECK_RC(procs(1, info), 0);                        /* malformed lines are ignored */
+    set_control(NULL);
+}
+
+void test_busy_memory_and_contention(void)
+{
+    size_t free0, total;
+    void *d0, *d1;
+    aclrtSetDevice(0);
+    CHECK_RC(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total), 0);
+    set_control("busy 0 pid 7 memory 1073741824\n");
+    size_t free1;
+    CHECK_RC(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total), 0);
+    CHECK(free0 - free1 == 1073741824UL);
+    set_control(NULL);
+
+    aclrtSetDevice(1);
+    aclrtDeviceEnablePeerAccess(0, 0);
+    CHECK_RC(aclrtMalloc(&d1, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    aclrtSetDevice(0);
+    aclrtDeviceEnablePeerAccess(1, 0);
+    CHECK_RC(aclrtMalloc(&d0, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    double idle = copy_gbps(d1, d0, 64 * MiB, NULL, 5);
+    set_control("busy 1 pid 4242 util 80\n");
+    double busy = copy_gbps(d1, d0, 64 * MiB, NULL, 5);
+    double local0 = copy_gbps(d0, d0, 64 * MiB, NULL, 3);   /* device 0 is not busy */
+    set_control(NULL);
+    double again = copy_gbps(d1, d0, 64 * MiB, NULL, 5);
+    fprintf(stderr, "  busy device 1: 0->1 64MiB %.1f -> %.1f GB/s, idle again %.1f\n", idle, busy,
+            again);
+    /* 64 MiB: 0.21 ms latency + 0.353 ms at the full rate vs 0.706 ms at half */
+    CHECK_NEAR(busy / idle, 0.563 / 0.916, 0.05);
+    CHECK_NEAR(again, idle, 0.05);
+    CHECK(local0 > 300);
+    aclrtFree(d0);
+    aclrtFree(d1);
+}
