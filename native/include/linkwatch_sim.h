@@ -196,7 +196,7 @@ LW_EXPORT const char *HcclGetErrorString(HcclResult code);
 /* ---- DCMI (libdcmi.so) functions: device activity ---------------------- */
 /* Returns 0 (DCMI_OK) or -8000 - k.  proc_info must hold DCMI_MAX_PROC_NUM
  * entries; *proc_num is set to how many were filled; proc_mem_usage in bytes. */
-#define DCMI_MAX_PROC_NUM 32
+#define DCMI_MAX_PROC_NUM 64
 struct dcmi_proc_mem_info {
     int proc_id;
     unsigned long proc_mem_usage;

@@ -53,7 +53,12 @@ public final class Agent implements AutoCloseable {
             });
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
-        new LinkwatchCollector(store, intervals, BuildInfo.version(), config.backend().id()));
+        new LinkwatchCollector(
+            store,
+            intervals,
+            BuildInfo.version(),
+            config.backend().id(),
+            config.busy().alertAfter().toMillis() / 1e3));
     ProbeExecutor executor =
         new ProbeExecutor(
             config,

@@ -23,6 +23,9 @@ public final class Main {
   public static final int EXIT_FAILED = 1;
   public static final int EXIT_USAGE = 2;
 
+  /** A one-shot probe left a device alone because it ran other work. */
+  public static final int EXIT_DEVICE_BUSY = 3;
+
   public static void main(String[] args) {
     System.exit(execute(args));
   }

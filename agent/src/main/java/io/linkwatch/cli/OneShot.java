@@ -1,9 +1,13 @@
 package io.linkwatch.cli;
 
+import io.linkwatch.activity.ActivityGate;
+import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.DeviceGate;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.TopologySource;
@@ -11,12 +15,17 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.util.Json;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Runs a probe once in this process for the {@code probe} commands: prints the table (or JSON) on
  * stdout, one line per failed target on stderr, and progress on stderr once the run has taken more
- * than a second.
+ * than a second. Targets whose devices run other work are not measured (unless {@code --force}):
+ * one line names the busy devices and why, and the exit status is {@link Main#EXIT_DEVICE_BUSY}.
  */
 final class OneShot {
   private OneShot() {}
@@ -28,9 +37,21 @@ final class OneShot {
       picocli.CommandLine.Model.CommandSpec spec,
       Probe probe,
       Consumer<ProbeRun> table) {
+    BusyPolicy policy =
+        options.force
+            ? new BusyPolicy(
+                BusyPolicy.Mode.IGNORE,
+                BusyPolicy.DEFAULTS.retry(),
+                BusyPolicy.DEFAULTS.utilizationAbove(),
+                BusyPolicy.DEFAULTS.memoryAboveBytes(),
+                BusyPolicy.DEFAULTS.whenUnknown(),
+                BusyPolicy.DEFAULTS.alertAfter(),
+                BusyPolicy.DEFAULTS.checkTimeout())
+            : BusyPolicy.DEFAULTS;
     return run(
         runtime,
         Runtimes.topologySource(options.topologyCommand),
+        ActivityGate.standard(policy, runtime, Map.of()),
         probe,
         options.json,
         spec.commandLine().getOut(),
@@ -41,13 +62,18 @@ final class OneShot {
   static int run(
       DeviceRuntime runtime,
       TopologySource topology,
+      DeviceGate gate,
       Probe probe,
       boolean json,
       PrintWriter out,
       PrintWriter err,
       Consumer<ProbeRun> table) {
     ProbeRun run =
-        probe.run(new ProbeContext(runtime, topology, HostPaths.system(), progress(err)));
+        probe
+            .run(
+                new ProbeContext(
+                    runtime, topology, HostPaths.system(), progress(err), gate, Set.of()))
+            .withDevices(gate.activity());
     if (!run.skippedBecause().isEmpty()) {
       err.println("linkwatch: skipped: " + run.skippedBecause());
     }
@@ -62,14 +88,28 @@ final class OneShot {
     }
     out.flush();
     int failed = 0;
+    boolean waited = false;
     for (TargetResult t : run.targets()) {
-      if (!t.error().isEmpty()) {
+      if (t.outcome().deferred()) {
+        waited = true;
+      } else if (!t.error().isEmpty()) {
         err.println("linkwatch: " + run.probe() + " " + t.target() + ": " + t.error());
         failed++;
       }
     }
+    if (waited) {
+      err.println("linkwatch: " + busyLine(run.devices()) + "; measure anyway with --force");
+    }
     err.flush();
-    return failed > 0 ? Main.EXIT_FAILED : 0;
+    return failed > 0 ? Main.EXIT_FAILED : waited ? Main.EXIT_DEVICE_BUSY : 0;
+  }
+
+  /** E.g. {@code device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%}, every busy device. */
+  private static String busyLine(List<DeviceActivity> devices) {
+    return devices.stream()
+        .filter(DeviceActivity::busy)
+        .map(a -> "device " + a.device() + " is busy: " + a.why())
+        .collect(Collectors.joining("; "));
   }
 
   /** Progress lines appear only for sweeps that last more than a second. */

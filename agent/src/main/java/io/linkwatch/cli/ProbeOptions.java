@@ -17,6 +17,13 @@ final class ProbeOptions {
   boolean json;
 
   @Option(
+      names = "--force",
+      description =
+          "Measure devices that run other work too (their figures are then contended). Without it"
+              + " a busy device is reported and left alone.")
+  boolean force;
+
+  @Option(
       names = "--topology-command",
       paramLabel = "COMMAND",
       description =

@@ -1,5 +1,6 @@
 package io.linkwatch.config;
 
+import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.runtime.Backend;
@@ -12,6 +13,7 @@ import java.util.Map;
  * default, so an empty file is a valid config.
  *
  * @param budget the largest share of wall time probes may keep a device busy, over the last hour
+ * @param busy when a device counts as busy with other work, and what probes do then
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -20,6 +22,7 @@ public record AgentConfig(
     List<String> topologyCommand,
     List<String> workerJavaOptions,
     double budget,
+    BusyPolicy busy,
     Map<ProbeKind, ProbeConfig> probes) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
@@ -32,11 +35,11 @@ public record AgentConfig(
 
   public AgentConfig withListen(ListenAddress l) {
     return new AgentConfig(
-        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, probes);
+        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, probes);
   }
 
   public AgentConfig withBackend(Backend b) {
     return new AgentConfig(
-        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, probes);
+        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, busy, probes);
   }
 }

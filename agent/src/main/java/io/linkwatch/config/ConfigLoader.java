@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.DeviceIds;
@@ -119,6 +120,8 @@ public final class ConfigLoader {
     List<String> javaOptions = worker.list("java_options", List.of("-Xmx256m"), s -> s, true);
     worker.rejectUnknown();
 
+    BusyPolicy busy = readBusy(root.mapping("busy"));
+
     ConfigNode probesNode = root.mapping("probes");
     Map<ProbeKind, ProbeConfig> probes = new EnumMap<>(ProbeKind.class);
     for (ProbeKind kind : ProbeKind.values()) {
@@ -127,7 +130,22 @@ public final class ConfigLoader {
     probesNode.rejectUnknown();
     root.rejectUnknown();
     return new AgentConfig(
-        listen, backend, hostPaths, topologyCommand, javaOptions, budget, probes);
+        listen, backend, hostPaths, topologyCommand, javaOptions, budget, busy, probes);
+  }
+
+  private static BusyPolicy readBusy(ConfigNode node) {
+    BusyPolicy d = BusyPolicy.DEFAULTS;
+    BusyPolicy busy =
+        new BusyPolicy(
+            node.scalar("policy", d.policy(), BusyPolicy.Mode::parse),
+            node.scalar("retry", d.retry(), Durations::parse),
+            node.number("utilization_above", d.utilizationAbove(), 0.0, 1.0),
+            node.scalar("memory_above", d.memoryAboveBytes(), ByteSize::parse),
+            node.scalar("when_unknown", d.whenUnknown(), BusyPolicy.Unknown::parse),
+            node.scalar("alert_after", d.alertAfter(), Durations::parse),
+            node.scalar("check_timeout", d.checkTimeout(), Durations::parse));
+    node.rejectUnknown();
+    return busy;
   }
 
   private static Path absolutePath(String text) {

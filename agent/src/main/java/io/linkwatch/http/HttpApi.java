@@ -2,6 +2,7 @@ package io.linkwatch.http;
 
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -113,13 +114,32 @@ public final class HttpApi implements AutoCloseable {
                       : null);
       Instant n = next.get(s.probe());
       o.put("next_run", n == null ? null : n.toString());
+      if (s.deferred()) {
+        o.put(
+            "waiting_for_idle_since",
+            Instant.ofEpochMilli((long) (s.deferredSinceEpochSeconds() * 1000)).toString());
+        o.put("waiting_because", s.deferredBecause());
+      }
       targets.add(o);
+    }
+    JsonArray devices = new JsonArray();
+    for (DeviceActivity a : store.deviceActivity()) {
+      JsonArray reasons = new JsonArray();
+      a.reasons().forEach(r -> reasons.add(r.detail()));
+      devices.add(
+          new JsonObject()
+              .put("device", a.device())
+              .put("busy", a.busy())
+              .put("source", a.source())
+              .put("reasons", reasons)
+              .put("checked", Instant.ofEpochMilli(a.checkedAtMillis()).toString()));
     }
     JsonObject schedule = new JsonObject();
     next.forEach((probe, at) -> schedule.put(probe, at.toString()));
     JsonObject body =
         new JsonObject()
             .put("targets", targets)
+            .put("devices", devices)
             .put("next_runs", schedule)
             .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())));
     ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());

@@ -2,6 +2,7 @@ package io.linkwatch.metrics;
 
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.HostBufferPages;
@@ -47,13 +48,23 @@ public final class LinkwatchCollector implements MultiCollector {
   private final Map<String, Double> intervalSeconds;
   private final String version;
   private final String backend;
+  private final double deferredAlertAfterSeconds;
 
+  /**
+   * @param deferredAlertAfterSeconds how long a target may wait for an idle device before the alert
+   *     rules say so ({@code busy.alert_after})
+   */
   public LinkwatchCollector(
-      ResultStore store, Map<String, Double> intervalSeconds, String version, String backend) {
+      ResultStore store,
+      Map<String, Double> intervalSeconds,
+      String version,
+      String backend,
+      double deferredAlertAfterSeconds) {
     this.store = store;
     this.intervalSeconds = Map.copyOf(intervalSeconds);
     this.version = version;
     this.backend = backend;
+    this.deferredAlertAfterSeconds = deferredAlertAfterSeconds;
   }
 
   /** Data points of one gauge family, in the order they were added. */
@@ -114,6 +125,7 @@ public final class LinkwatchCollector implements MultiCollector {
       }
     }
     addHealth(f, statuses);
+    addDeviceActivity(f, store.deviceActivity());
     List<MetricSnapshot> out = new ArrayList<>();
     f.gauges.values().stream().filter(g -> !g.points.isEmpty()).forEach(g -> out.add(g.snapshot()));
     f.infos.values().forEach(i -> out.add(i.build()));
@@ -273,6 +285,28 @@ public final class LinkwatchCollector implements MultiCollector {
         lastSuccess.add(s.lastSuccessEpochSeconds(), "probe", s.probe(), "target", s.target());
       }
     }
+    Family deferred =
+        f.gauge(
+            "linkwatch_probe_deferred",
+            "1 while the target waits for an idle device: its last try was skipped or discarded"
+                + " because a device it needs ran other work.",
+            null);
+    Family deferredSince =
+        f.gauge(
+            "linkwatch_probe_deferred_since_timestamp_seconds",
+            "Unix time the target's current wait for an idle device began.",
+            null);
+    for (TargetStatus s : statuses) {
+      deferred.add(s.deferred() ? 1 : 0, "probe", s.probe(), "target", s.target());
+      if (s.deferred()) {
+        deferredSince.add(s.deferredSinceEpochSeconds(), "probe", s.probe(), "target", s.target());
+      }
+    }
+    f.gauge(
+            "linkwatch_probe_deferred_alert_after_seconds",
+            "How long a target may wait for an idle device before alerts say so (busy.alert_after).",
+            Unit.SECONDS)
+        .add(deferredAlertAfterSeconds);
     Family interval =
         f.gauge(
             "linkwatch_probe_interval_seconds",
@@ -281,12 +315,51 @@ public final class LinkwatchCollector implements MultiCollector {
     intervalSeconds.forEach((probe, seconds) -> interval.add(seconds, "probe", probe));
   }
 
+  /** What the last activity check found on each device. */
+  private static void addDeviceActivity(Families f, List<DeviceActivity> devices) {
+    Family busy =
+        f.gauge(
+            "linkwatch_device_busy",
+            "1 when the last activity check found the device running other work.",
+            null);
+    Family reason =
+        f.gauge(
+            "linkwatch_device_busy_reason",
+            "1 for each kind of reading (process, utilization, memory, unknown) that made the"
+                + " device busy at the last activity check.",
+            null);
+    Family processes =
+        f.gauge(
+            "linkwatch_device_processes",
+            "Processes other than linkwatch's that held the device at the last activity check.",
+            null);
+    Family utilization =
+        f.gauge(
+            "linkwatch_device_utilization_ratio",
+            "Device utilization by kind (aicore, hbm_bandwidth, npu) at the last activity check.",
+            null);
+    for (DeviceActivity a : devices) {
+      String device = String.valueOf(a.device());
+      busy.add(a.busy() ? 1 : 0, "device", device);
+      a.reasons().stream()
+          .map(r -> r.kind().label())
+          .distinct()
+          .forEach(kind -> reason.add(1, "device", device, "reason", kind));
+      if (a.otherProcesses() != null) {
+        processes.add(a.otherProcesses().size(), "device", device);
+      }
+      a.utilization()
+          .forEach((kind, value) -> utilization.add(value, "device", device, "kind", kind));
+    }
+  }
+
   private CounterSnapshot runsCounter() {
     CounterSnapshot.Builder b =
         CounterSnapshot.builder()
             .name("linkwatch_probe_runs")
             .help(
-                "Probe runs by target and result (success, error, timeout, skipped_busy, skipped_budget).");
+                "Probe runs by target and result (success, error, timeout, skipped_busy,"
+                    + " skipped_budget, skipped_device_busy, discarded_device_busy).");
     store
         .runCounts()
         .forEach(

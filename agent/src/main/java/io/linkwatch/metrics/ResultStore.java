@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -26,6 +27,8 @@ public final class ResultStore {
   private final Map<String, Map<String, TargetStatus>> byProbe = new TreeMap<>();
   private final Map<RunKey, Long> runs = new LinkedHashMap<>();
   private final Map<String, String> skipped = new TreeMap<>();
+  private final Map<Integer, DeviceActivity> devices = new TreeMap<>();
+  private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
 
   public ResultStore(Clock clock) {
     this.clock = clock;
@@ -33,11 +36,40 @@ public final class ResultStore {
 
   /** Records a finished run (successful, failed, timed out: whatever each target's outcome). */
   public synchronized void record(ProbeRun run) {
+    record(run, false);
+  }
+
+  /**
+   * Records a run. A {@code retry} ran only the targets that waited for an idle device, so the
+   * probe's other targets keep their last results; a full run replaces them.
+   */
+  public synchronized void record(ProbeRun run, boolean retry) {
     double now = clock.millis() / 1e3;
     Map<String, TargetStatus> previous = byProbe.getOrDefault(run.probe(), Map.of());
-    Map<String, TargetStatus> next = new TreeMap<>();
+    Map<String, TargetStatus> next = retry ? new TreeMap<>(previous) : new TreeMap<>();
     for (TargetResult t : run.targets()) {
       TargetStatus before = previous.get(t.target());
+      runs.merge(new RunKey(run.probe(), t.target(), t.outcome()), 1L, Long::sum);
+      if (t.outcome().deferred()) {
+        double since =
+            before != null && before.deferred() ? before.deferredSinceEpochSeconds() : now;
+        next.put(
+            t.target(),
+            before != null
+                ? before.deferredSince(since, t.error())
+                : new TargetStatus(
+                    run.probe(),
+                    t.target(),
+                    t.outcome(),
+                    t.error(),
+                    t.durationSeconds(),
+                    now,
+                    0,
+                    List.of(),
+                    since,
+                    t.error()));
+        continue;
+      }
       double lastSuccess =
           t.outcome() == Outcome.SUCCESS
               ? now
@@ -52,15 +84,42 @@ public final class ResultStore {
               t.durationSeconds(),
               now,
               lastSuccess,
-              t.measurements()));
-      runs.merge(new RunKey(run.probe(), t.target(), t.outcome()), 1L, Long::sum);
+              t.measurements(),
+              0,
+              ""));
     }
     byProbe.put(run.probe(), next);
-    if (run.skippedBecause().isEmpty()) {
-      skipped.remove(run.probe());
-    } else {
-      skipped.put(run.probe(), run.skippedBecause());
+    if (!retry) {
+      if (run.skippedBecause().isEmpty()) {
+        skipped.remove(run.probe());
+      } else {
+        skipped.put(run.probe(), run.skippedBecause());
+      }
     }
+    for (DeviceActivity a : run.devices()) {
+      devices.put(a.device(), a);
+      if (a.memoryUsedBytes() != null) {
+        memoryBaselines.merge(a.device(), a.memoryUsedBytes(), Math::min);
+      }
+    }
+  }
+
+  /** The targets of a probe that wait for an idle device. */
+  public synchronized List<String> deferredTargets(String probe) {
+    return byProbe.getOrDefault(probe, Map.of()).values().stream()
+        .filter(TargetStatus::deferred)
+        .map(TargetStatus::target)
+        .toList();
+  }
+
+  /** The last activity check of every device that was checked, by device. */
+  public synchronized List<DeviceActivity> deviceActivity() {
+    return List.copyOf(devices.values());
+  }
+
+  /** The least device memory in use seen per device: the idle baseline of the memory reading. */
+  public synchronized Map<Integer, Long> memoryBaselines() {
+    return Map.copyOf(memoryBaselines);
   }
 
   /**

@@ -7,6 +7,11 @@ import java.util.List;
 /**
  * What is known of one probe target after its last run. {@code lastSuccessEpochSeconds} is 0 until
  * the first success. {@code measurements} are the last run's, so a failed run leaves none.
+ *
+ * <p>While the target waits for an idle device ({@code deferredSinceEpochSeconds} > 0, since the
+ * first skip or discard of the current wait), the last run that did measure stays as it was: its
+ * figures are still the latest true ones, and a skipped run is neither a success nor a failure.
+ * {@code deferredBecause} says which device was busy and why.
  */
 public record TargetStatus(
     String probe,
@@ -16,10 +21,32 @@ public record TargetStatus(
     double durationSeconds,
     double lastRunEpochSeconds,
     double lastSuccessEpochSeconds,
-    List<Measurement> measurements) {
+    List<Measurement> measurements,
+    double deferredSinceEpochSeconds,
+    String deferredBecause) {
 
   public TargetStatus {
     measurements = List.copyOf(measurements);
+    deferredBecause = deferredBecause == null ? "" : deferredBecause;
+  }
+
+  public boolean deferred() {
+    return deferredSinceEpochSeconds > 0;
+  }
+
+  /** This status, waiting for an idle device since {@code since}. */
+  TargetStatus deferredSince(double since, String because) {
+    return new TargetStatus(
+        probe,
+        target,
+        lastOutcome,
+        error,
+        durationSeconds,
+        lastRunEpochSeconds,
+        lastSuccessEpochSeconds,
+        measurements,
+        since,
+        because);
   }
 
   public boolean succeeded() {

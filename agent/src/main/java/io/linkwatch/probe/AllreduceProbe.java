@@ -85,17 +85,25 @@ public final class AllreduceProbe implements Probe {
                     target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
       }
     }
-    TargetResult result;
+    if (!context.wants(target)) {
+      return ProbeRun.of(probe, List.of());
+    }
+    List<Integer> group = devices;
+    TargetResult result =
+        context.gate().guard(target, group, () -> measure(context, group, target, started));
+    return ProbeRun.of(probe, List.of(result));
+  }
+
+  private TargetResult measure(
+      ProbeContext context, List<Integer> devices, String target, long started) {
     try {
       List<Measurement> measured =
-          new Group(runtime, devices, target, context.progress()).measure();
-      result = TargetResult.success(target, P2pProbe.seconds(started), measured);
+          new Group(context.runtime(), devices, target, context.progress()).measure();
+      return TargetResult.success(target, P2pProbe.seconds(started), measured);
     } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
       // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
-      result =
-          TargetResult.failure(target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(started));
+      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(started));
     }
-    return ProbeRun.of(probe, List.of(result));
   }
 
   /** Thrown inside a rank that stops because another rank failed; never the reported error. */

@@ -58,7 +58,12 @@ public final class DeviceMemoryProbe implements Probe {
     }
     List<TargetResult> results = new ArrayList<>();
     for (int device : devices) {
-      results.add(measure(context, device, count));
+      if (context.wants(target(device))) {
+        results.add(
+            context
+                .gate()
+                .guard(target(device), List.of(device), () -> measure(context, device, count)));
+      }
     }
     return ProbeRun.of(probe, results);
   }

@@ -157,7 +157,15 @@ public final class HostTransferProbe implements Probe {
     List<TargetResult> results = new ArrayList<>();
     for (int device : devices) {
       for (int node : nodes) {
-        results.add(measureTarget(run, topology, device, deviceCount, node));
+        if (context.wants(target(device, node))) {
+          results.add(
+              context
+                  .gate()
+                  .guard(
+                      target(device, node),
+                      List.of(device),
+                      () -> measureTarget(run, topology, device, deviceCount, node)));
+        }
       }
     }
     return ProbeRun.of(probe, results);

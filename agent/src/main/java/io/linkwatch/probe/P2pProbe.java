@@ -40,7 +40,16 @@ public final class P2pProbe implements Probe {
     Topology topology = context.topology().load(runtime);
     List<TargetResult> results = new ArrayList<>();
     for (DevicePair pair : pairs) {
-      results.add(measure(context, topology, pair, devices));
+      if (!context.wants(pair.toString())) {
+        continue;
+      }
+      results.add(
+          context
+              .gate()
+              .guard(
+                  pair.toString(),
+                  List.of(pair.src(), pair.dst()),
+                  () -> measure(context, topology, pair, devices)));
     }
     return ProbeRun.of(ProbeKind.P2P.id(), results);
   }

@@ -72,6 +72,12 @@ public interface DeviceRuntime extends AutoCloseable {
       Communicator comm,
       DeviceStream stream);
 
+  /**
+   * Who else uses the devices (DCMI on Ascend), read without opening a context on them. Its library
+   * loads on first use; a missing one fails that call, not this runtime.
+   */
+  DeviceMonitor monitor();
+
   /** Resource counts that the sim keeps, for leak checks; empty on real hardware. */
   Optional<Long> liveAllocations();
 

@@ -1,5 +1,6 @@
 package io.linkwatch.schedule;
 
+import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.metrics.ResultStore;
@@ -8,8 +9,13 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.worker.WorkerProcess;
 import io.linkwatch.worker.WorkerRequest;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -19,22 +25,70 @@ import org.slf4j.LoggerFactory;
  * Runs probes one at a time (one lane of device work: two probes at once would measure each other),
  * within the device-time budget, each in a worker process, and records the results. A probe that
  * finds the lane busy waits for it up to its own interval, then is counted as {@code skipped_busy}.
+ *
+ * <p>Targets skipped or discarded because a device ran other work are retried: every {@code
+ * busy.retry} the worker checks their devices again and measures the first time they are idle,
+ * until the next scheduled run takes over. A retry that finds the devices still busy costs a worker
+ * start but no device time, so it is not charged to the budget.
  */
 public final class ProbeExecutor {
   private static final Logger log = LoggerFactory.getLogger(ProbeExecutor.class);
+
+  /** Waits between retries; tests pass one that returns at once. */
+  public interface Sleeper {
+    void sleep(Duration d) throws InterruptedException;
+  }
 
   private final AgentConfig config;
   private final ResultStore store;
   private final WorkerProcess worker;
   private final DeviceBudget budget;
+  private final Clock clock;
+  private final Sleeper sleeper;
   private final ReentrantLock lane = new ReentrantLock(true);
+  private final Map<String, Duration> longestRun = new ConcurrentHashMap<>();
 
   public ProbeExecutor(
       AgentConfig config, ResultStore store, WorkerProcess worker, DeviceBudget budget) {
+    this(config, store, worker, budget, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
+  }
+
+  public ProbeExecutor(
+      AgentConfig config,
+      ResultStore store,
+      WorkerProcess worker,
+      DeviceBudget budget,
+      Clock clock,
+      Sleeper sleeper) {
     this.config = config;
     this.store = store;
     this.worker = worker;
     this.budget = budget;
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  /**
+   * A scheduled run, then retries of the targets that wait for an idle device, while a retry and
+   * the longest run of this probe so far still fit before {@code nextRun} (null: no next run).
+   */
+  public void runScheduled(ProbeConfig probe, Instant nextRun) throws InterruptedException {
+    runOnce(probe);
+    BusyPolicy busy = config.busy();
+    String id = probe.kind().id();
+    while (busy.skips() && nextRun != null) {
+      List<String> waiting = store.deferredTargets(id);
+      if (waiting.isEmpty()) {
+        return;
+      }
+      Duration margin = longestRun.getOrDefault(id, Duration.ZERO).plus(busy.retry());
+      if (!clock.instant().plus(busy.retry()).plus(margin).isBefore(nextRun)) {
+        log.debug("probe={} targets={} wait for the next scheduled run", id, waiting);
+        return;
+      }
+      sleeper.sleep(busy.retry());
+      retry(probe, waiting);
+    }
   }
 
   public void runOnce(ProbeConfig probe) throws InterruptedException {
@@ -53,35 +107,76 @@ public final class ProbeExecutor {
         store.recordSkip(id, Outcome.SKIPPED_BUDGET);
         return;
       }
-      long started = System.nanoTime();
-      ProbeRun run =
-          worker.run(
-              new WorkerRequest(
-                  id,
-                  probe.settings(),
-                  config.backend(),
-                  config.hostPaths(),
-                  config.topologyCommand()),
-              probe.deadline(),
-              store.knownTargets(id));
-      budget.spent(Duration.ofNanos(System.nanoTime() - started));
+      ProbeRun run = execute(probe, List.of(), store.knownTargets(id));
       store.record(run);
-      logRun(run);
+      logRun(run, false);
     } finally {
       lane.unlock();
     }
+  }
+
+  /**
+   * Runs {@code waiting} again. A lane held by another probe or a spent budget just means "not this
+   * time": the next retry or the scheduled run tries again, and no skip is counted.
+   */
+  private void retry(ProbeConfig probe, List<String> waiting) throws InterruptedException {
+    if (!lane.tryLock(config.busy().retry().toMillis(), TimeUnit.MILLISECONDS)) {
+      return;
+    }
+    try {
+      if (!budget.allows()) {
+        return;
+      }
+      ProbeRun run = execute(probe, waiting, waiting);
+      store.record(run, true);
+      logRun(run, true);
+    } finally {
+      lane.unlock();
+    }
+  }
+
+  private ProbeRun execute(ProbeConfig probe, List<String> targets, List<String> reportAs) {
+    String id = probe.kind().id();
+    long started = System.nanoTime();
+    ProbeRun run =
+        worker.run(
+            new WorkerRequest(
+                id,
+                probe.settings(),
+                config.backend(),
+                config.hostPaths(),
+                config.topologyCommand(),
+                config.busy(),
+                targets,
+                store.memoryBaselines()),
+            probe.deadline(),
+            reportAs);
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    boolean touchedDevices =
+        run.targets().isEmpty()
+            || run.targets().stream().anyMatch(t -> t.outcome() != Outcome.SKIPPED_DEVICE_BUSY);
+    if (touchedDevices) {
+      budget.spent(took);
+      longestRun.merge(id, took, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+    return run;
   }
 
   public void stop() {
     worker.stop();
   }
 
-  private static void logRun(ProbeRun run) {
+  private static void logRun(ProbeRun run, boolean retry) {
     if (!run.skippedBecause().isEmpty()) {
       log.info("probe={} skipped: {}", run.probe(), run.skippedBecause());
       return;
     }
     for (TargetResult t : run.targets()) {
+      if (retry && t.outcome() == Outcome.SKIPPED_DEVICE_BUSY) {
+        // Still busy: said once when the wait began, not again every retry.
+        log.debug("probe={} target={} still waits: {}", run.probe(), t.target(), t.error());
+        continue;
+      }
       String figure = t.measurements().isEmpty() ? "" : " " + t.measurements().get(0).summary();
       String error = t.error().isEmpty() ? "" : " error=\"" + t.error() + "\"";
       log.info(

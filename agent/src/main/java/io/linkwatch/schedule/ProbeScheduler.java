@@ -139,7 +139,8 @@ public final class ProbeScheduler implements AutoCloseable {
         String id = context.getMergedJobDataMap().getString("probe");
         ProbeExecutor executor = (ProbeExecutor) context.getScheduler().getContext().get(EXECUTOR);
         ProbeConfig probe = (ProbeConfig) context.getScheduler().getContext().get(id);
-        executor.runOnce(probe);
+        Date next = context.getNextFireTime();
+        executor.runScheduled(probe, next == null ? null : next.toInstant());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (SchedulerException e) {

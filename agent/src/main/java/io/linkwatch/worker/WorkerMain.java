@@ -1,5 +1,6 @@
 package io.linkwatch.worker;
 
+import io.linkwatch.activity.ActivityGate;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.Outcome;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The worker side: reads a {@link WorkerRequest} from stdin, runs the probe against the device
@@ -34,16 +36,21 @@ public final class WorkerMain {
   static ProbeRun execute(WorkerRequest request) {
     long started = System.nanoTime();
     try (DeviceRuntime runtime = AscendRuntime.open(request.backend())) {
-      return request
-          .settings()
-          .newProbe()
-          .run(
-              new ProbeContext(
-                  runtime,
-                  FallbackTopologySource.standard(
-                      request.topologyCommand(), CommandTopologySource.DEFAULT_TIMEOUT),
-                  request.hostPaths(),
-                  Progress.NONE));
+      ActivityGate gate = ActivityGate.standard(request.busy(), runtime, request.memoryBaselines());
+      ProbeRun run =
+          request
+              .settings()
+              .newProbe()
+              .run(
+                  new ProbeContext(
+                      runtime,
+                      FallbackTopologySource.standard(
+                          request.topologyCommand(), CommandTopologySource.DEFAULT_TIMEOUT),
+                      request.hostPaths(),
+                      Progress.NONE,
+                      gate,
+                      Set.copyOf(request.targets())));
+      return run.withDevices(gate.activity());
     } catch (RuntimeException e) {
       // The runtime failed before any target could run (no library, aclInit failed, ...).
       return ProbeRun.of(

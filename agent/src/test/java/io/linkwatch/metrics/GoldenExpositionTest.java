@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.BusyReason;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.HostBufferPages;
@@ -13,6 +15,7 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.testing.Promtool;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -52,7 +55,8 @@ class GoldenExpositionTest {
                 "topology",
                 3600.0),
             "1.2.3",
-            "sim"));
+            "sim",
+            86400));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);
@@ -97,12 +101,40 @@ class GoldenExpositionTest {
                         new HostTransferBandwidth(
                             0, "d2h", "pinned", 4, "unknown", 67108864, 4.1e10, "unknown"),
                         new HostBufferPages(0, "pageable", 4, 5, 1.0))))));
+    // Device 1 runs a job: its target waits, device 0 is measured.
     store.record(
-        ProbeRun.of(
+        new ProbeRun(
             "device_memory",
             List.of(
                 TargetResult.success(
-                    "dev0", 0.8, List.of(new DeviceMemoryBandwidth(0, 1073741824, 6.21e11))))));
+                    "dev0", 0.8, List.of(new DeviceMemoryBandwidth(0, 1073741824, 6.21e11))),
+                TargetResult.failure(
+                    "dev1",
+                    Outcome.SKIPPED_DEVICE_BUSY,
+                    "device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%",
+                    0)),
+            "",
+            List.of(
+                new DeviceActivity(
+                    0,
+                    false,
+                    "dcmi",
+                    List.of(),
+                    List.of(),
+                    Map.of("aicore", 0.0, "hbm_bandwidth", 0.02, "npu", 0.01),
+                    null,
+                    1_790_000_000_000L),
+                new DeviceActivity(
+                    1,
+                    true,
+                    "dcmi",
+                    List.of(
+                        new BusyReason(BusyReason.Kind.PROCESS, "pid 4242 holds 2.0GiB"),
+                        new BusyReason(BusyReason.Kind.UTILIZATION, "aicore 80%")),
+                    List.of(new DeviceProcess(4242, 2L << 30)),
+                    Map.of("aicore", 0.8, "hbm_bandwidth", 0.5, "npu", 0.8),
+                    null,
+                    1_790_000_000_000L))));
     store.record(
         ProbeRun.of(
             "topology",
@@ -167,5 +199,60 @@ class GoldenExpositionTest {
         .contains(
             "linkwatch_probe_runs_total{probe=\"never_ran\",result=\"skipped_budget\",target=\"never_ran\"} 1.0");
     assertThat(text).contains("linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\"");
+  }
+
+  @Test
+  void aTargetWaitingForAnIdleDeviceKeepsItsLastFiguresAndSaysSince() throws Exception {
+    ResultStore store = fixedStore();
+    // p2p 0->1 succeeded at 1.79e9; now device 1 is busy: skipped, then a retry discards.
+    store.record(
+        ProbeRun.of(
+            "p2p",
+            List.of(
+                TargetResult.failure(
+                    "0->1", Outcome.SKIPPED_DEVICE_BUSY, "device 1 is busy: pid 4242", 0),
+                TargetResult.failure("1->0", Outcome.SKIPPED_DEVICE_BUSY, "device 1 is busy", 0))));
+    store.record(
+        ProbeRun.of(
+            "p2p",
+            List.of(
+                TargetResult.failure(
+                    "0->1",
+                    Outcome.DISCARDED_DEVICE_BUSY,
+                    "device 1 became busy during the run: pid 4243",
+                    3))),
+        true);
+    String text = scrape(store);
+    assertThat(text)
+        .contains(
+            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link=\"SIO\",size_bytes=\"268435456\",src=\"0\"} 1.551E11")
+        .contains("linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 1.0")
+        .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"0->1\"} 1.0")
+        .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"1->0\"} 1.0")
+        .contains(
+            "linkwatch_probe_deferred_since_timestamp_seconds{probe=\"p2p\",target=\"0->1\"} 1.79E9")
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"skipped_device_busy\",target=\"0->1\"} 1.0")
+        .contains(
+            "linkwatch_probe_runs_total{probe=\"p2p\",result=\"discarded_device_busy\",target=\"0->1\"} 1.0");
+    assertThat(store.deferredTargets("p2p")).containsExactly("0->1", "1->0");
+
+    // A retry that measures 0->1 ends its wait and leaves 1->0 waiting.
+    store.record(
+        ProbeRun.of(
+            "p2p",
+            List.of(
+                TargetResult.success(
+                    "0->1",
+                    2.5,
+                    List.of(new P2pBandwidth(0, 1, "SIO", 268435456, 1.6e11, 0.0017))))),
+        true);
+    text = scrape(store);
+    assertThat(text)
+        .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"0->1\"} 0.0")
+        .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"1->0\"} 1.0")
+        .doesNotContain(
+            "linkwatch_probe_deferred_since_timestamp_seconds{probe=\"p2p\",target=\"0->1\"}");
+    assertThat(store.deferredTargets("p2p")).containsExactly("1->0");
   }
 }

@@ -133,6 +133,11 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public io.linkwatch.runtime.DeviceMonitor monitor() {
+    return delegate.monitor();
+  }
+
+  @Override
   public Optional<Long> liveAllocations() {
     return delegate.liveAllocations();
   }

@@ -2,18 +2,11 @@ package io.linkwatch.probe.topology;
 
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.linkwatch.util.ExternalCommand;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +21,6 @@ public final class CommandTopologySource implements TopologySource {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
   private static final Logger log = LoggerFactory.getLogger(CommandTopologySource.class);
-  private static final int MAX_OUTPUT_BYTES = 1 << 20;
-  private static final int MAX_REASON_CHARS = 200;
 
   private final List<String> command;
   private final Duration timeout;
@@ -125,114 +116,21 @@ public final class CommandTopologySource implements TopologySource {
   }
 
   private String run() throws CommandFailed {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Process process;
+    ExternalCommand.Result result;
     try {
-      process = new ProcessBuilder(command).start();
-    } catch (IOException | RuntimeException e) {
-      throw new CommandFailed("cannot start it: " + oneLine(e.getMessage()));
+      result = new ExternalCommand(command, timeout).run();
+    } catch (ExternalCommand.Failed e) {
+      throw new CommandFailed(e.getMessage());
     }
-    try {
-      process.getOutputStream().close();
-    } catch (IOException e) {
-      // The child does not read stdin; nothing to do.
-    }
-    CompletableFuture<String> out = readAsync(process.getInputStream(), "stdout");
-    CompletableFuture<String> err = readAsync(process.getErrorStream(), "stderr");
-    try {
-      if (!process.waitFor(remainingNanos(deadline), TimeUnit.NANOSECONDS)) {
-        kill(process);
-        throw new CommandFailed("no answer within " + describe(timeout));
+    if (result.status() != 0) {
+      if (result.stdout().contains("does not support querying topo")) {
+        throw new CommandFailed("the device does not support querying topo");
       }
-      String stdout = await(out, deadline, process);
-      int status = process.exitValue();
-      if (status != 0) {
-        if (stdout.contains("does not support querying topo")) {
-          throw new CommandFailed("the device does not support querying topo");
-        }
-        String detail = firstLine(await(err, deadline, process));
-        if (detail.isEmpty()) {
-          detail = firstLine(stdout);
-        }
-        throw new CommandFailed("exit status " + status + (detail.isEmpty() ? "" : ": " + detail));
-      }
-      return stdout;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      kill(process);
-      throw new CommandFailed("interrupted while waiting for it");
+      String detail = result.firstLine();
+      throw new CommandFailed(
+          "exit status " + result.status() + (detail.isEmpty() ? "" : ": " + detail));
     }
-  }
-
-  private String await(CompletableFuture<String> future, long deadline, Process process)
-      throws CommandFailed, InterruptedException {
-    try {
-      // The output can stay open after the command exits when it left a child behind.
-      return future.get(Math.max(remainingNanos(deadline), 1), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      kill(process);
-      throw new CommandFailed("its output was still open after " + describe(timeout));
-    } catch (ExecutionException e) {
-      throw new CommandFailed("cannot read its output: " + oneLine(e.getCause().getMessage()));
-    }
-  }
-
-  private static long remainingNanos(long deadline) {
-    return Math.max(0, deadline - System.nanoTime());
-  }
-
-  private static void kill(Process process) {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
-  }
-
-  private static CompletableFuture<String> readAsync(InputStream in, String what) {
-    CompletableFuture<String> result = new CompletableFuture<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (in) {
-                ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-                byte[] chunk = new byte[8192];
-                int read;
-                while ((read = in.read(chunk)) >= 0) {
-                  // Keep reading past the cap so the child never blocks on a full pipe.
-                  int room = MAX_OUTPUT_BYTES - buffer.size();
-                  if (room > 0) {
-                    buffer.write(chunk, 0, Math.min(read, room));
-                  }
-                }
-                result.complete(buffer.toString(StandardCharsets.UTF_8));
-              } catch (IOException | RuntimeException e) {
-                result.completeExceptionally(e);
-              }
-            },
-            "topology-command-" + what);
-    reader.setDaemon(true);
-    reader.start();
-    return result;
-  }
-
-  private static String firstLine(String text) {
-    for (String line : text.split("\\R")) {
-      if (!line.isBlank()) {
-        return oneLine(line);
-      }
-    }
-    return "";
-  }
-
-  private static String oneLine(String text) {
-    if (text == null) {
-      return "";
-    }
-    String s = text.strip().replaceAll("\\s+", " ");
-    return s.length() <= MAX_REASON_CHARS ? s : s.substring(0, MAX_REASON_CHARS) + "...";
-  }
-
-  private static String describe(Duration d) {
-    long ms = d.toMillis();
-    return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    return result.stdout();
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.BackendUnavailableException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,7 @@ public final class AscendLibraries {
   private final String simPath;
   private HcclLibrary hcclOps;
   private HcclLibrary hcclComm;
+  private DcmiLibrary dcmi;
 
   private AscendLibraries(Backend backend, AclLibrary acl, Optional<SimLibrary> sim, String path) {
     this.backend = backend;
@@ -75,6 +77,35 @@ public final class AscendLibraries {
 
   public Optional<SimLibrary> sim() {
     return sim;
+  }
+
+  /**
+   * DCMI, for device activity: {@code libdcmi.so} from the library path, else from {@code
+   * /usr/local/dcmi} where the driver package puts it (and containers often mount it); the sim
+   * exports the same calls.
+   */
+  public synchronized DcmiLibrary dcmi() {
+    if (dcmi == null) {
+      if (backend == Backend.SIM) {
+        dcmi = Native.load(simPath, DcmiLibrary.class);
+      } else {
+        dcmi = loadDcmi();
+      }
+    }
+    return dcmi;
+  }
+
+  private static DcmiLibrary loadDcmi() {
+    UnsatisfiedLinkError last = null;
+    for (String name : List.of("dcmi", "/usr/local/dcmi/libdcmi.so")) {
+      try {
+        return Native.load(name, DcmiLibrary.class);
+      } catch (UnsatisfiedLinkError e) {
+        last = e;
+      }
+    }
+    throw new BackendUnavailableException(
+        "libdcmi.so not found on the library path or in /usr/local/dcmi", last);
   }
 
   /** The library holding {@code HcclAllReduce}. */

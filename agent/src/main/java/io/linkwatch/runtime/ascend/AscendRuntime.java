@@ -13,6 +13,7 @@ import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceException;
+import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.HostBuffer;
@@ -45,10 +46,12 @@ public final class AscendRuntime implements DeviceRuntime {
   private final ThreadLocal<Integer> currentDevice = new ThreadLocal<>();
   private final Map<Integer, AtomicInteger> deviceUses = new ConcurrentHashMap<>();
   private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
+  private final DcmiMonitor monitor;
 
   public AscendRuntime(AscendLibraries libs) {
     this.libs = libs;
     this.acl = libs.acl();
+    this.monitor = new DcmiMonitor(libs::dcmi);
     int rc = acl.aclInit(null);
     if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
       throw error("aclInit", rc);
@@ -336,6 +339,11 @@ public final class AscendRuntime implements DeviceRuntime {
                 HcclLibrary.HCCL_REDUCE_SUM,
                 new Pointer(comm.address()),
                 new Pointer(stream.address())));
+  }
+
+  @Override
+  public DeviceMonitor monitor() {
+    return monitor;
   }
 
   @Override

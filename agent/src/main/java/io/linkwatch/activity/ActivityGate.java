@@ -1,0 +1,127 @@
+package io.linkwatch.activity;
+
+import io.linkwatch.probe.DeviceGate;
+import io.linkwatch.probe.result.DeviceActivity;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.DeviceRuntime;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The {@link DeviceGate} of a real run: reads the devices a target needs before and after its
+ * measurement and applies the {@link BusyPolicy}. Under {@code ignore} the devices are still read
+ * before each target (so {@code linkwatch_device_busy} tells what a figure was measured next to)
+ * but nothing is skipped or discarded.
+ *
+ * <p>Skips read e.g. {@code device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%}; discards {@code
+ * device 1 became busy during the run (pid 4243 holds 1.0GiB); its figures were discarded}.
+ */
+public final class ActivityGate implements DeviceGate {
+  private final BusyPolicy policy;
+  private final ActivityReader reader;
+  private final BusyJudge judge;
+  private final IntPredicate exists;
+  private final Clock clock;
+  private final Map<Integer, DeviceActivity> last = new TreeMap<>();
+
+  /**
+   * @param exists whether a device id names a device; the measurement itself reports one that does
+   *     not, so it is not read
+   */
+  public ActivityGate(
+      BusyPolicy policy, ActivityReader reader, BusyJudge judge, IntPredicate exists, Clock clock) {
+    this.policy = policy;
+    this.reader = reader;
+    this.judge = judge;
+    this.exists = exists;
+    this.clock = clock;
+  }
+
+  /**
+   * The gate of a run on {@code runtime}: DCMI first, then device memory against {@code
+   * memoryBaselines}; this process is linkwatch's own.
+   */
+  public static ActivityGate standard(
+      BusyPolicy policy, DeviceRuntime runtime, Map<Integer, Long> memoryBaselines) {
+    ActivityReader reader = new ActivityReader(runtime.monitor(), runtime, policy.checkTimeout());
+    int[] count = {-1};
+    IntPredicate exists =
+        d -> {
+          if (count[0] < 0) {
+            try {
+              count[0] = runtime.deviceCount();
+            } catch (RuntimeException e) {
+              return true; // the measurement will report the failing runtime
+            }
+          }
+          return d < count[0];
+        };
+    return new ActivityGate(
+        policy,
+        reader,
+        new BusyJudge(policy, ProcessHandle.current().pid(), memoryBaselines),
+        exists,
+        Clock.systemUTC());
+  }
+
+  @Override
+  public TargetResult guard(String target, List<Integer> devices, Supplier<TargetResult> measure) {
+    List<DeviceActivity> before = check(devices);
+    if (!policy.skips()) {
+      return measure.get();
+    }
+    if (!busy(before).isEmpty()) {
+      return TargetResult.failure(
+          target, Outcome.SKIPPED_DEVICE_BUSY, describe(busy(before), " is busy: "), 0);
+    }
+    TargetResult result = measure.get();
+    List<DeviceActivity> after = busy(check(devices));
+    if (after.isEmpty()) {
+      return result;
+    }
+    return TargetResult.failure(
+        target,
+        Outcome.DISCARDED_DEVICE_BUSY,
+        describe(after, " became busy during the run: ") + "; its figures were discarded",
+        result.durationSeconds());
+  }
+
+  private List<DeviceActivity> check(List<Integer> devices) {
+    List<DeviceActivity> found = new ArrayList<>();
+    for (int d : devices) {
+      if (!exists.test(d)) {
+        continue;
+      }
+      DeviceActivity a = judge.judge(reader.read(d), clock.millis());
+      synchronized (last) {
+        last.put(d, a);
+      }
+      found.add(a);
+    }
+    return found;
+  }
+
+  private static List<DeviceActivity> busy(List<DeviceActivity> found) {
+    return found.stream().filter(DeviceActivity::busy).toList();
+  }
+
+  private static String describe(List<DeviceActivity> busy, String verb) {
+    return busy.stream()
+        .map(a -> "device " + a.device() + verb + a.why())
+        .collect(Collectors.joining("; "));
+  }
+
+  @Override
+  public List<DeviceActivity> activity() {
+    synchronized (last) {
+      return List.copyOf(last.values());
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.linkwatch.runtime.ascend;
+
+import com.sun.jna.Library;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Structure;
+import com.sun.jna.ptr.IntByReference;
+
+/**
+ * The DCMI calls that read device activity ({@code libdcmi.so}, {@code dcmi_interface_api.h}).
+ * Every call returns 0 or a negative code {@code -8000 - k}.
+ */
+public interface DcmiLibrary extends Library {
+  /**
+   * Entries the caller provides for {@code dcmi_get_device_resource_info}: libdcmi fills up to
+   * {@code MAX_PROC_NUM_IN_DEVICE} (64 in current drivers, 32 before) without being told the size.
+   */
+  int MAX_PROC_NUM = 64;
+
+  /** {@code struct dcmi_proc_mem_info { int proc_id; unsigned long proc_mem_usage; }}. */
+  @Structure.FieldOrder({"proc_id", "proc_mem_usage"})
+  class ProcMemInfo extends Structure {
+    public int proc_id;
+    public NativeLong proc_mem_usage;
+  }
+
+  int dcmi_init();
+
+  int dcmi_get_card_id_device_id_from_logicid(
+      IntByReference cardId, IntByReference deviceId, int deviceLogicId);
+
+  int dcmi_get_device_resource_info(
+      int cardId, int deviceId, ProcMemInfo procInfo, IntByReference procNum);
+
+  int dcmi_get_device_utilization_rate(
+      int cardId, int deviceId, int inputType, IntByReference utilizationRate);
+}
