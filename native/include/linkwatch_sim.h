@@ -220,6 +220,10 @@ LW_EXPORT const char *linkwatch_sim_version(void);
 /* Link token ("SIO", "HCCS", ...) of the profile's src->dst link, ignoring
  * faults; NULL when there is no link or the runtime is not initialised. */
 LW_EXPORT const char *linkwatch_sim_link_name(int32_t src, int32_t dst);
+/* The processes that `busy` control lines put on a device (up to max of them
+ * into pid/mem, memory in bytes), without going through DCMI, so that DCMI
+ * faults do not reach the npu-smi stand-in; returns how many there are. */
+LW_EXPORT int32_t linkwatch_sim_processes(int32_t device, int32_t *pid, uint64_t *mem, int32_t max);
 /* The profile's `affinity` CPU list of a device, or NULL when absent. */
 LW_EXPORT const char *linkwatch_sim_affinity(int32_t device);
 

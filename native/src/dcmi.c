@@ -5,7 +5,8 @@
  * the calling process itself while it has a device set, as the real driver
  * lists every process with a context on the device.
  *
- * Mapping: logical device N is card N, device 0 (one die per card).  Error
+ * Mapping: as on an A3, a card carries two dies: logical device N is card
+ * N / 2, device N % 2 (the same numbering the npu-smi stand-in prints).  Error
  * codes follow the DCMI docs (-8000 - k); which one "not initialised" returns
  * is not documented, the sim answers -8008 for it (see native/README.md).
  */
@@ -45,9 +46,10 @@ int dcmi_init(void)
 static int logical(int card_id, int device_id)
 {
     pthread_mutex_lock(&dl);
+    int logic = card_id * 2 + device_id;
     int rc = !dcmi_ready ? DCMI_ERR_NOT_INIT
-             : card_id < 0 || card_id >= dcmi_ndev || device_id != 0 ? DCMI_ERR_INVALID_PARAM
-                                                                     : card_id;
+             : card_id < 0 || device_id < 0 || device_id > 1 || logic >= dcmi_ndev ? DCMI_ERR_INVALID_PARAM
+                                                                                  : logic;
     pthread_mutex_unlock(&dl);
     return rc;
 }
@@ -64,8 +66,8 @@ int dcmi_get_card_id_device_id_from_logicid(int *card_id, int *device_id, unsign
     pthread_mutex_unlock(&dl);
     if (rc)
         return rc;
-    *card_id = (int)device_logic_id;
-    *device_id = 0;
+    *card_id = (int)device_logic_id / 2;
+    *device_id = (int)device_logic_id % 2;
     return DCMI_OK;
 }
 
@@ -138,4 +140,20 @@ int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
     default:
         return DCMI_ERR_NOT_SUPPORT;
     }
+}
+
+int32_t linkwatch_sim_processes(int32_t device, int32_t *pid, uint64_t *mem, int32_t max)
+{
+    struct lw_workload w[DCMI_MAX_PROC_NUM];
+    int n = lw_workloads(device, w, DCMI_MAX_PROC_NUM);
+    int out = 0;
+    for (int i = 0; i < n && i < DCMI_MAX_PROC_NUM; i++)
+        if (w[i].pid > 0) {
+            if (out < max) {
+                pid[out] = w[i].pid;
+                mem[out] = w[i].memory;
+            }
+            out++;
+        }
+    return out;
 }

@@ -5,10 +5,10 @@
 
 #define MiB (1024UL * 1024UL)
 
-static int procs(int card, struct dcmi_proc_mem_info *info)
+static int procs(int card, int die, struct dcmi_proc_mem_info *info)
 {
     int n = -1;
-    int rc = dcmi_get_device_resource_info(card, 0, info, &n);
+    int rc = dcmi_get_device_resource_info(card, die, info, &n);
     return rc ? rc : n;
 }
 
@@ -19,31 +19,31 @@ void test_busy_dcmi(void)
     int card = -1, dev = -1;
     CHECK_RC(dcmi_init(), 0);
     CHECK_RC(dcmi_get_card_id_device_id_from_logicid(&card, &dev, 1), 0);
-    CHECK(card == 1 && dev == 0);
+    CHECK(card == 0 && dev == 1);                       /* two dies per card, as on an A3 */
     CHECK_RC(dcmi_get_card_id_device_id_from_logicid(&card, &dev, 7), -8001);
 
     set_control(NULL);
     aclrtResetDevice(1);
-    CHECK_RC(procs(1, info), 0);                        /* idle, not held by us */
-    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 2, &util), 0);
+    CHECK_RC(procs(0, 1, info), 0);                        /* idle, not held by us */
+    CHECK_RC(dcmi_get_device_utilization_rate(0, 1, 2, &util), 0);
     CHECK(util == 0);
 
     set_control("busy 1 pid 4242 util 80 memory 2147483648\n");
-    CHECK_RC(procs(1, info), 1);
+    CHECK_RC(procs(0, 1, info), 1);
     CHECK(info[0].proc_id == 4242 && info[0].proc_mem_usage == 2147483648UL);
-    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 2, &util), 0);
+    CHECK_RC(dcmi_get_device_utilization_rate(0, 1, 2, &util), 0);
     CHECK(util == 80);
-    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 13, &util), 0);
+    CHECK_RC(dcmi_get_device_utilization_rate(0, 1, 13, &util), 0);
     CHECK(util == 80);
-    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 5, &util), -8255);   /* not on an A3 */
+    CHECK_RC(dcmi_get_device_utilization_rate(0, 1, 5, &util), -8255);   /* not on an A3 */
     /* Device 0 has no workload; only this test process, which holds it, is listed. */
-    CHECK_RC(procs(0, info), 1);
+    CHECK_RC(procs(0, 0, info), 1);
     CHECK(info[0].proc_id == (int)getpid());
 
     /* A workload whose process is not visible: utilization only. */
     set_control("busy 1 util 30\n");
-    CHECK_RC(procs(1, info), 0);
-    CHECK_RC(dcmi_get_device_utilization_rate(1, 0, 10, &util), 0);
+    CHECK_RC(procs(0, 1, info), 0);
+    CHECK_RC(dcmi_get_device_utilization_rate(0, 1, 10, &util), 0);
     CHECK(util == 30);
 
     /* The caller itself is listed while it holds the device. */
@@ -51,16 +51,16 @@ void test_busy_dcmi(void)
     void *d;
     aclrtSetDevice(1);
     CHECK_RC(aclrtMalloc(&d, 4 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-    CHECK_RC(procs(1, info), 1);
+    CHECK_RC(procs(0, 1, info), 1);
     CHECK(info[0].proc_id == (int)getpid() && info[0].proc_mem_usage >= 4 * MiB);
     aclrtFree(d);
     aclrtResetDevice(1);
     aclrtSetDevice(0);
 
     set_control("fail dcmi_get_device_resource_info -8013\n");
-    CHECK_RC(procs(1, info), -8013);
+    CHECK_RC(procs(0, 1, info), -8013);
     set_control("busy x pid 1\nbusy 1 pid -3\nbusy 1 util 101\nbusy 1 color red\n");
-    CHECK_RC(procs(1, info), 0);                        /* malformed lines are ignored */
+    CHECK_RC(procs(0, 1, info), 0);                        /* malformed lines are ignored */
     set_control(NULL);
 }
 

@@ -1,8 +1,15 @@
 /*
- * npu-smi-sim.c - stand-in for `npu-smi info -t topo` on the simulator, so
- * the agent's npu-smi parser can be run against the same profile the sim uses.
- * Layout follows the real tool: a header of NPU labels plus "CPU Affinity",
- * one row per device ("X" on the diagonal), then the Legend block.
+ * npu-smi-sim.c - stand-in for `npu-smi` on the simulator, so the agent's
+ * npu-smi parsers run against the same profile and control file the sim uses:
+ *   info -t topo  a header of NPU labels plus "CPU Affinity", one row per
+ *                 device ("X" on the diagonal), then the Legend block;
+ *   info -m       the device map: NPU ID, Chip ID, Chip Logic ID, Chip Name;
+ *   info          the status table, then the process table, whose rows come
+ *                 from the control file's `busy` lines (not through DCMI, so a
+ *                 DCMI fault leaves this table working).
+ * As on an A3, an NPU card carries two chips: logical device N is NPU N / 2,
+ * chip N % 2.  This process holds no device, so (unlike the real tool) it
+ * never lists the agent's own worker.
  */
 #include "linkwatch_sim.h"
 #include <stdio.h>
@@ -11,19 +18,72 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: npu-smi info -t topo\n(linkwatch simulator stand-in: only 'info -t topo' is supported)\n");
+    fprintf(stderr, "usage: npu-smi info [-m | -t topo]\n(linkwatch simulator stand-in)\n");
     return 2;
+}
+
+static const char *const RULE =
+    "+===========================+===============+====================================================+\n";
+
+static int device_map(uint32_t n)
+{
+    printf("        NPU ID                         Chip ID                        Chip Logic ID                  Chip Name\n");
+    for (uint32_t i = 0; i < n; i++)
+        printf("        %-31u%-31u%-31u%s\n", i / 2, i % 2, i, aclrtGetSocName());
+    return 0;
+}
+
+static int status(uint32_t n)
+{
+    printf("+------------------------------------------------------------------------------------------------+\n"
+           "| npu-smi 25.2.3 (linkwatch sim)   Version: 25.2.3                                               |\n"
+           "+---------------------------+---------------+----------------------------------------------------+\n"
+           "| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+           "| Chip  Phy-ID              | Bus-Id        | AICore(%%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n");
+    printf("%s", RULE);
+    for (uint32_t i = 0; i < n; i += 2) {
+        printf("| %-25u | %-13s | %-50s |\n", i / 2, "OK", "");
+        for (uint32_t c = i; c < n && c < i + 2; c++)
+            printf("| %-4u  %-19u | %-13s | %-50s |\n", c % 2, c, "", "");
+        printf("%s", RULE);
+    }
+    printf("+---------------------------+---------------+----------------------------------------------------+\n"
+           "| NPU     Chip              | Process id    | Process name             | Process memory(MB)      |\n");
+    printf("%s", RULE);
+    for (uint32_t i = 0; i < n; i += 2) {
+        int rows = 0;
+        for (uint32_t c = i; c < n && c < i + 2; c++) {
+            int32_t pid[8];
+            uint64_t mem[8];
+            int k = linkwatch_sim_processes((int32_t)c, pid, mem, 8);   /* npu-smi shows 8 at most */
+            for (int j = 0; j < k && j < 8; j++, rows++)
+                printf("| %-7u %-18u| %-13d | %-24s | %-24llu|\n", c / 2, c % 2, pid[j], "",
+                       (unsigned long long)(mem[j] / (1024ULL * 1024ULL)));
+        }
+        if (!rows)
+            printf("| No running processes found in NPU %-61u|\n", i / 2);
+        printf("%s", RULE);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 || strcmp(argv[1], "info") || strcmp(argv[2], "-t") || strcmp(argv[3], "topo"))
+    bool topo = argc == 4 && !strcmp(argv[1], "info") && !strcmp(argv[2], "-t") && !strcmp(argv[3], "topo");
+    bool map = argc == 3 && !strcmp(argv[1], "info") && !strcmp(argv[2], "-m");
+    bool info = argc == 2 && !strcmp(argv[1], "info");
+    if (!topo && !map && !info)
         return usage();
     uint32_t n = 0;
     if (aclInit(NULL) != 0 || aclrtGetDeviceCount(&n) != 0) {
         const char *m = aclGetRecentErrMsg();
         fprintf(stderr, "npu-smi: %s\n", m ? m : "cannot read the simulator profile");
         return 1;
+    }
+    if (map || info) {
+        int rc = map ? device_map(n) : status(n);
+        aclFinalize();
+        return rc;
     }
     bool any_affinity = false;
     for (uint32_t i = 0; i < n; i++)

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * before each target (so {@code linkwatch_device_busy} tells what a figure was measured next to)
  * but nothing is skipped or discarded.
  *
- * <p>Skips read e.g. {@code device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%}; discards {@code
- * device 1 became busy during the run (pid 4243 holds 1.0GiB); its figures were discarded}.
+ * <p>Skips read e.g. {@code device 1 is busy: pid 4242 holds 2GiB, aicore 80%}; discards {@code
+ * device 1 became busy during the run (pid 4243 holds 1GiB); its figures were discarded}.
  */
 public final class ActivityGate implements DeviceGate {
   private final BusyPolicy policy;
@@ -45,12 +45,17 @@ public final class ActivityGate implements DeviceGate {
   }
 
   /**
-   * The gate of a run on {@code runtime}: DCMI first, then device memory against {@code
-   * memoryBaselines}; this process is linkwatch's own.
+   * The gate of a run on {@code runtime}: DCMI first, then npu-smi, then device memory against
+   * {@code memoryBaselines}; this process is linkwatch's own.
    */
   public static ActivityGate standard(
       BusyPolicy policy, DeviceRuntime runtime, Map<Integer, Long> memoryBaselines) {
-    ActivityReader reader = new ActivityReader(runtime.monitor(), runtime, policy.checkTimeout());
+    ActivityReader reader =
+        new ActivityReader(
+            runtime.monitor(),
+            new NpuSmiActivitySource(policy.npuSmi(), policy.checkTimeout()),
+            runtime,
+            policy.checkTimeout());
     int[] count = {-1};
     IntPredicate exists =
         d -> {

@@ -27,16 +27,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a device's activity from the best source that answers: DCMI (processes with their memory,
- * and utilization), else the device memory in use from the runtime ({@code aclrtGetMemInfo}), which
- * a busy policy compares with an idle baseline. Each call runs under a timeout on a daemon thread,
- * so a hung driver call costs one timeout, not a hung worker. A source that fails for a reason that
- * will not go away in this process (library missing, not supported, hung) is not asked again, and
- * is warned about once.
+ * and utilization), else the process table of {@code npu-smi info}, else the device memory in use
+ * from the runtime ({@code aclrtGetMemInfo}), which a busy policy compares with an idle baseline.
+ * Each call runs under a timeout on a daemon thread, so a hung driver call costs one timeout, not a
+ * hung worker. A source that fails for a reason that will not go away in this process (library
+ * missing, not supported, hung) is not asked again, and is warned about once.
  */
 public final class ActivityReader implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ActivityReader.class);
 
   private final DeviceMonitor monitor;
+  private final NpuSmiActivitySource npuSmi;
   private final DeviceRuntime runtime;
   private final Duration timeout;
   private final ExecutorService calls =
@@ -50,10 +51,13 @@ public final class ActivityReader implements AutoCloseable {
 
   /**
    * @param monitor DCMI, or null to skip it
+   * @param npuSmi the npu-smi command, or null to skip it
    * @param runtime for device memory, or null to skip it
    */
-  public ActivityReader(DeviceMonitor monitor, DeviceRuntime runtime, Duration timeout) {
+  public ActivityReader(
+      DeviceMonitor monitor, NpuSmiActivitySource npuSmi, DeviceRuntime runtime, Duration timeout) {
     this.monitor = monitor;
+    this.npuSmi = npuSmi;
     this.runtime = runtime;
     this.timeout = timeout;
   }
@@ -75,6 +79,12 @@ public final class ActivityReader implements AutoCloseable {
     }
     if (processes != null) {
       return new DeviceReading(device, "dcmi", processes, utilization, null, failures);
+    }
+    if (npuSmi != null && !dead.contains("npu-smi")) {
+      processes = call("npu-smi", failures, () -> npuSmi.processes(device));
+      if (processes != null) {
+        return new DeviceReading(device, "npu-smi", processes, utilization, null, failures);
+      }
     }
     Long used = null;
     if (runtime != null && !dead.contains("memory")) {

@@ -12,7 +12,9 @@ import java.util.Locale;
  * @param retry how often a skipped target's devices are checked again until the next scheduled run
  * @param whenUnknown what a device counts as when no reading at all can be taken
  * @param alertAfter how long a target may wait for an idle window before an alert says so
- * @param checkTimeout how long one reading (a DCMI call, the runtime's memory query) may take
+ * @param checkTimeout how long one reading (a DCMI call, npu-smi, the runtime's memory query) may
+ *     take
+ * @param npuSmi the npu-smi program, asked for processes when DCMI cannot be used
  */
 public record BusyPolicy(
     Mode policy,
@@ -21,7 +23,8 @@ public record BusyPolicy(
     long memoryAboveBytes,
     Unknown whenUnknown,
     Duration alertAfter,
-    Duration checkTimeout) {
+    Duration checkTimeout,
+    String npuSmi) {
 
   public static final BusyPolicy DEFAULTS =
       new BusyPolicy(
@@ -31,7 +34,34 @@ public record BusyPolicy(
           1L << 30,
           Unknown.BUSY,
           Duration.ofHours(24),
-          Duration.ofSeconds(5));
+          Duration.ofSeconds(5),
+          "npu-smi");
+
+  /** This policy with another answer for devices that cannot be read. */
+  public BusyPolicy withUnknown(Unknown unknown) {
+    return new BusyPolicy(
+        policy,
+        retry,
+        utilizationAbove,
+        memoryAboveBytes,
+        unknown,
+        alertAfter,
+        checkTimeout,
+        npuSmi);
+  }
+
+  /** This policy with another mode, e.g. {@code ignore} for a forced one-shot run. */
+  public BusyPolicy withPolicy(Mode mode) {
+    return new BusyPolicy(
+        mode,
+        retry,
+        utilizationAbove,
+        memoryAboveBytes,
+        whenUnknown,
+        alertAfter,
+        checkTimeout,
+        npuSmi);
+  }
 
   /** What a probe does on a busy device. */
   public enum Mode {

@@ -39,14 +39,7 @@ final class OneShot {
       Consumer<ProbeRun> table) {
     BusyPolicy policy =
         options.force
-            ? new BusyPolicy(
-                BusyPolicy.Mode.IGNORE,
-                BusyPolicy.DEFAULTS.retry(),
-                BusyPolicy.DEFAULTS.utilizationAbove(),
-                BusyPolicy.DEFAULTS.memoryAboveBytes(),
-                BusyPolicy.DEFAULTS.whenUnknown(),
-                BusyPolicy.DEFAULTS.alertAfter(),
-                BusyPolicy.DEFAULTS.checkTimeout())
+            ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
             : BusyPolicy.DEFAULTS;
     return run(
         runtime,
@@ -104,7 +97,7 @@ final class OneShot {
     return failed > 0 ? Main.EXIT_FAILED : waited ? Main.EXIT_DEVICE_BUSY : 0;
   }
 
-  /** E.g. {@code device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%}, every busy device. */
+  /** E.g. {@code device 1 is busy: pid 4242 holds 2GiB, aicore 80%}, every busy device. */
   private static String busyLine(List<DeviceActivity> devices) {
     return devices.stream()
         .filter(DeviceActivity::busy)

@@ -143,9 +143,18 @@ public final class ConfigLoader {
             node.scalar("memory_above", d.memoryAboveBytes(), ByteSize::parse),
             node.scalar("when_unknown", d.whenUnknown(), BusyPolicy.Unknown::parse),
             node.scalar("alert_after", d.alertAfter(), Durations::parse),
-            node.scalar("check_timeout", d.checkTimeout(), Durations::parse));
+            node.scalar("check_timeout", d.checkTimeout(), Durations::parse),
+            node.scalar("npu_smi", d.npuSmi(), ConfigLoader::program));
     node.rejectUnknown();
     return busy;
+  }
+
+  private static String program(String text) {
+    if (text.isBlank() || text.strip().contains(" ")) {
+      throw new IllegalArgumentException(
+          "'" + text + "' must be one program name or path, without arguments");
+    }
+    return text.strip();
   }
 
   private static Path absolutePath(String text) {

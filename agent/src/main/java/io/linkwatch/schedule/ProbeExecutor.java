@@ -7,7 +7,7 @@ import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.worker.WorkerProcess;
+import io.linkwatch.worker.ProbeRunner;
 import io.linkwatch.worker.WorkerRequest;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +41,7 @@ public final class ProbeExecutor {
 
   private final AgentConfig config;
   private final ResultStore store;
-  private final WorkerProcess worker;
+  private final ProbeRunner worker;
   private final DeviceBudget budget;
   private final Clock clock;
   private final Sleeper sleeper;
@@ -49,14 +49,14 @@ public final class ProbeExecutor {
   private final Map<String, Duration> longestRun = new ConcurrentHashMap<>();
 
   public ProbeExecutor(
-      AgentConfig config, ResultStore store, WorkerProcess worker, DeviceBudget budget) {
+      AgentConfig config, ResultStore store, ProbeRunner worker, DeviceBudget budget) {
     this(config, store, worker, budget, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
   }
 
   public ProbeExecutor(
       AgentConfig config,
       ResultStore store,
-      WorkerProcess worker,
+      ProbeRunner worker,
       DeviceBudget budget,
       Clock clock,
       Sleeper sleeper) {

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *   <li>its stderr lines are relayed to this log, prefixed with the probe.
  * </ul>
  */
-public final class WorkerProcess {
+public final class WorkerProcess implements ProbeRunner {
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
 
   private final List<String> javaOptions;
@@ -58,6 +58,7 @@ public final class WorkerProcess {
   /**
    * @param knownTargets the probe's targets from earlier runs, to report a run that died
    */
+  @Override
   public ProbeRun run(WorkerRequest request, Duration deadline, List<String> knownTargets) {
     long started = System.nanoTime();
     Process process;
@@ -118,6 +119,7 @@ public final class WorkerProcess {
   }
 
   /** Kills the worker of the run in progress, if any (on shutdown). */
+  @Override
   public void stop() {
     Process p = running.get();
     if (p != null) {

@@ -111,7 +111,7 @@ class GoldenExpositionTest {
                 TargetResult.failure(
                     "dev1",
                     Outcome.SKIPPED_DEVICE_BUSY,
-                    "device 1 is busy: pid 4242 holds 2.0GiB, aicore 80%",
+                    "device 1 is busy: pid 4242 holds 2GiB, aicore 80%",
                     0)),
             "",
             List.of(
@@ -129,7 +129,7 @@ class GoldenExpositionTest {
                     true,
                     "dcmi",
                     List.of(
-                        new BusyReason(BusyReason.Kind.PROCESS, "pid 4242 holds 2.0GiB"),
+                        new BusyReason(BusyReason.Kind.PROCESS, "pid 4242 holds 2GiB"),
                         new BusyReason(BusyReason.Kind.UTILIZATION, "aicore 80%")),
                     List.of(new DeviceProcess(4242, 2L << 30)),
                     Map.of("aicore", 0.8, "hbm_bandwidth", 0.5, "npu", 0.8),

@@ -3,7 +3,7 @@ package io.linkwatch.probe.result;
 import java.util.Locale;
 
 /**
- * One reading that made a device busy, e.g. {@code process: pid 4242 holds 2.0GiB} or {@code
+ * One reading that made a device busy, e.g. {@code process: pid 4242 holds 2GiB} or {@code
  * utilization: aicore 80%}. {@code kind} is the {@code reason} label of {@code
  * linkwatch_device_busy_reason}.
  */

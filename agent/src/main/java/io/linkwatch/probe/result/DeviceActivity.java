@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * could not be taken are absent (no sentinels): {@code otherProcesses} is null when no source lists
  * processes, {@code memoryUsedBytes} when device memory was not read.
  *
- * <p>E.g. {@code device 1 busy (dcmi): pid 4242 holds 2.0GiB; aicore 80%}.
+ * <p>E.g. {@code device 1 busy (dcmi): pid 4242 holds 2GiB; aicore 80%}.
  *
  * @param source where the readings came from: {@code dcmi}, {@code npu-smi}, {@code memory} or
  *     {@code none}
@@ -35,7 +35,7 @@ public record DeviceActivity(
     utilization = utilization == null ? Map.of() : Map.copyOf(utilization);
   }
 
-  /** Why the device is busy, for one log or CLI line, e.g. {@code pid 4242 holds 2.0GiB}. */
+  /** Why the device is busy, for one log or CLI line, e.g. {@code pid 4242 holds 2GiB}. */
   public String why() {
     return reasons.stream().map(BusyReason::detail).collect(Collectors.joining(", "));
   }

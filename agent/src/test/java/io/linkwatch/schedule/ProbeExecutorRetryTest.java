@@ -1,0 +1,155 @@
+package io.linkwatch.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.worker.ProbeRunner;
+import io.linkwatch.worker.WorkerRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Retries of targets whose devices were busy, with a clock that the sleeps move. */
+class ProbeExecutorRetryTest {
+  static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
+
+  /** A clock that only moves when the executor sleeps. */
+  static final class SteppedClock extends Clock {
+    Instant now = START;
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  /** Answers each run with the next scripted result and remembers what was asked. */
+  static final class ScriptedRunner implements ProbeRunner {
+    final Deque<List<TargetResult>> script = new ArrayDeque<>();
+    final List<List<String>> asked = new ArrayList<>();
+
+    @Override
+    public ProbeRun run(WorkerRequest request, Duration deadline, List<String> knownTargets) {
+      asked.add(request.targets());
+      List<TargetResult> next = script.isEmpty() ? List.of() : script.removeFirst();
+      return ProbeRun.of(request.probe(), next);
+    }
+
+    @Override
+    public void stop() {}
+  }
+
+  static TargetResult busy(String target) {
+    return TargetResult.failure(target, Outcome.SKIPPED_DEVICE_BUSY, "device 1 is busy: pid 42", 0);
+  }
+
+  static TargetResult ok(String target) {
+    return TargetResult.success(
+        target, 1.0, List.of(new P2pBandwidth(0, 1, "SIO", 1 << 20, 1e11, 1e-5)));
+  }
+
+  final SteppedClock clock = new SteppedClock();
+  final ScriptedRunner runner = new ScriptedRunner();
+  final List<Duration> slept = new ArrayList<>();
+
+  ProbeExecutor executor(AgentConfig config, ResultStore store) {
+    return new ProbeExecutor(
+        config,
+        store,
+        runner,
+        new DeviceBudget(clock, 0.5),
+        clock,
+        d -> {
+          slept.add(d);
+          clock.now = clock.now.plus(d);
+        });
+  }
+
+  static AgentConfig config(String busy) {
+    return ConfigLoader.parse(
+        "t.yaml", "backend: sim\n" + busy + "probes:\n  p2p:\n    every: 5m\n    deadline: 1m\n");
+  }
+
+  @Test
+  void aSkippedTargetIsRetriedAloneUntilItsDeviceIsIdle() throws Exception {
+    AgentConfig config = config("busy:\n  retry: 30s\n");
+    ResultStore store = new ResultStore(clock);
+    ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
+    runner.script.add(List.of(ok("0->2"), busy("0->1")));
+    runner.script.add(List.of(busy("0->1")));
+    runner.script.add(List.of(busy("0->1")));
+    runner.script.add(List.of(ok("0->1")));
+
+    executor(config, store).runScheduled(p2p, START.plus(Duration.ofMinutes(5)));
+
+    // The scheduled run asks for every target; each retry only for the one that waits.
+    assertThat(runner.asked)
+        .containsExactly(List.of(), List.of("0->1"), List.of("0->1"), List.of("0->1"));
+    assertThat(slept).containsOnly(Duration.ofSeconds(30)).hasSize(3);
+    assertThat(store.deferredTargets("p2p")).isEmpty();
+    assertThat(store.runCounts())
+        .containsEntry(new ResultStore.RunKey("p2p", "0->1", Outcome.SKIPPED_DEVICE_BUSY), 3L)
+        .containsEntry(new ResultStore.RunKey("p2p", "0->1", Outcome.SUCCESS), 1L)
+        .containsEntry(new ResultStore.RunKey("p2p", "0->2", Outcome.SUCCESS), 1L);
+    // The target measured by the scheduled run keeps its result through the retries.
+    assertThat(store.statuses())
+        .filteredOn(s -> s.target().equals("0->2"))
+        .singleElement()
+        .satisfies(s -> assertThat(s.succeeded()).isTrue());
+  }
+
+  @Test
+  void retriesStopWhenTheNextScheduledRunWouldComeFirst() throws Exception {
+    AgentConfig config = config("busy:\n  retry: 1m\n");
+    ResultStore store = new ResultStore(clock);
+    ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
+    for (int i = 0; i < 20; i++) {
+      runner.script.add(List.of(busy("0->1")));
+    }
+
+    executor(config, store).runScheduled(p2p, START.plus(Duration.ofMinutes(5)));
+
+    // Retry at +1m, +2m, +3m; one at +4m would leave no margin before the run at +5m.
+    assertThat(runner.asked).hasSize(4);
+    assertThat(clock.now).isEqualTo(START.plus(Duration.ofMinutes(3)));
+    assertThat(store.deferredTargets("p2p")).containsExactly("0->1");
+  }
+
+  @Test
+  void underPolicyIgnoreNothingIsRetried() throws Exception {
+    AgentConfig config = config("busy:\n  policy: ignore\n");
+    ResultStore store = new ResultStore(clock);
+    runner.script.add(List.of(busy("0->1")));
+
+    executor(config, store)
+        .runScheduled(config.probes().get(ProbeKind.P2P), START.plus(Duration.ofMinutes(5)));
+
+    assertThat(runner.asked).hasSize(1);
+    assertThat(slept).isEmpty();
+  }
+}
