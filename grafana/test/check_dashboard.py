@@ -43,6 +43,13 @@ CONTRACT = {
     "linkwatch_probe_runs_total",
     "linkwatch_probe_interval_seconds",
     "linkwatch_build_info",
+    "linkwatch_device_busy",
+    "linkwatch_device_busy_reason",
+    "linkwatch_device_processes",
+    "linkwatch_device_utilization_ratio",
+    "linkwatch_probe_deferred",
+    "linkwatch_probe_deferred_since_timestamp_seconds",
+    "linkwatch_probe_deferred_alert_after_seconds",
 }
 
 # Concrete values for dashboard variables (Grafana formats a multi-value/All variable used in a
@@ -134,6 +141,10 @@ def fixture_series():
     for probe in ("p2p", "allreduce", "host_transfer", "device_memory", "topology"):
         add("linkwatch_probe_interval_seconds", f'probe="{probe}"', "300")
     add("linkwatch_build_info", 'version="0.1.0",backend="sim"', "1")
+    # device 1 runs a job: its p2p targets wait for an idle window
+    add("linkwatch_device_busy", 'device="0"', "0")
+    add("linkwatch_device_busy", 'device="1"', "1")
+    s.append({"series": f'linkwatch_probe_runs_total{{{L},probe="p2p",target="0->1",result="skipped_device_busy"}}', "values": f"0+1x{n}"})
     return s
 
 
