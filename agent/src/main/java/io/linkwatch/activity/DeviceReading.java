@@ -2,6 +2,8 @@ package io.linkwatch.activity;
 
 import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.runtime.Utilization;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +28,9 @@ public record DeviceReading(
 
   public DeviceReading {
     processes = processes == null ? null : List.copyOf(processes);
-    utilization = Map.copyOf(utilization);
+    EnumMap<Utilization, Double> ordered = new EnumMap<>(Utilization.class);
+    ordered.putAll(utilization);
+    utilization = Collections.unmodifiableMap(ordered); // readings in a stable order
     failures = List.copyOf(failures);
   }
 }

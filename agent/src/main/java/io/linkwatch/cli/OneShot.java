@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a probe once in this process for the {@code probe} commands: prints the table (or JSON) on
@@ -28,6 +30,8 @@ import java.util.stream.Collectors;
  * one line names the busy devices and why, and the exit status is {@link Main#EXIT_DEVICE_BUSY}.
  */
 final class OneShot {
+  private static final Logger log = LoggerFactory.getLogger(OneShot.class);
+
   private OneShot() {}
 
   /** Runs {@code probe} with the command's topology lookup; output to the command's writers. */
@@ -41,15 +45,19 @@ final class OneShot {
         options.force
             ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
             : BusyPolicy.DEFAULTS;
-    return run(
-        runtime,
-        Runtimes.topologySource(options.topologyCommand),
-        ActivityGate.standard(policy, runtime, Map.of()),
-        probe,
-        options.json,
-        spec.commandLine().getOut(),
-        spec.commandLine().getErr(),
-        table);
+    ActivityGate gate = ActivityGate.standard(policy, runtime, Map.of());
+    int status =
+        run(
+            runtime,
+            Runtimes.topologySource(options.topologyCommand),
+            gate,
+            probe,
+            options.json,
+            spec.commandLine().getOut(),
+            spec.commandLine().getErr(),
+            table);
+    log.debug("device activity checks: {}", gate.cost());
+    return status;
   }
 
   static int run(
@@ -103,6 +111,11 @@ final class OneShot {
         .filter(DeviceActivity::busy)
         .map(a -> "device " + a.device() + " is busy: " + a.why())
         .collect(Collectors.joining("; "));
+  }
+
+  /** What a table shows for a target without figures: {@code busy} or {@code failed}. */
+  static String missing(TargetResult t) {
+    return t.outcome().deferred() ? "busy" : "failed";
   }
 
   /** Progress lines appear only for sweeps that last more than a second. */

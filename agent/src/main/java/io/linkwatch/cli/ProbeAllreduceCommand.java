@@ -101,7 +101,7 @@ final class ProbeAllreduceCommand implements Callable<Integer> {
         AllreduceBusBandwidth b = bandwidth.get(size);
         table.row(
             ByteSize.format(size),
-            l == null ? "failed" : time(l.p50Seconds()),
+            l == null ? OneShot.missing(t) : time(l.p50Seconds()),
             l == null ? "-" : time(l.p99Seconds()),
             b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.algBytesPerSecond() / 1e9),
             b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.busBytesPerSecond() / 1e9));

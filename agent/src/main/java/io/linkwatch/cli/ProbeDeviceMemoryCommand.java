@@ -75,7 +75,7 @@ final class ProbeDeviceMemoryCommand implements Callable<Integer> {
       List<DeviceMemoryBandwidth> m =
           t.measurements().stream().map(DeviceMemoryBandwidth.class::cast).toList();
       if (m.isEmpty()) {
-        table.row(t.target(), ByteSize.format(size), "failed", "-");
+        table.row(t.target(), ByteSize.format(size), OneShot.missing(t), "-");
       }
       for (DeviceMemoryBandwidth b : m) {
         table.row(

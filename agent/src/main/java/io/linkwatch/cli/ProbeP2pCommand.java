@@ -68,8 +68,10 @@ final class ProbeP2pCommand implements Callable<Integer> {
   private void printTable(ProbeRun run) {
     Map<Long, Map<String, P2pBandwidth>> bySize = new TreeMap<>();
     List<String> targets = new ArrayList<>();
+    Map<String, String> missing = new TreeMap<>();
     for (TargetResult t : run.targets()) {
       targets.add(t.target());
+      missing.put(t.target(), OneShot.missing(t));
       t.measurements().stream()
           .map(P2pBandwidth.class::cast)
           .forEach(
@@ -87,7 +89,9 @@ final class ProbeP2pCommand implements Callable<Integer> {
       for (String t : targets) {
         P2pBandwidth m = cells.get(t);
         row.add(
-            m == null ? "failed" : String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9));
+            m == null
+                ? missing.get(t)
+                : String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9));
         row.add(m == null ? "-" : String.format(Locale.ROOT, "%.3f", m.secondsPerCopy() * 1e3));
       }
       table.row(row.toArray(String[]::new));

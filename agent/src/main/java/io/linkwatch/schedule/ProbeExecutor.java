@@ -182,13 +182,14 @@ public final class ProbeExecutor {
       log.info(
           String.format(
               Locale.ROOT,
-              "probe=%s target=%s result=%s duration=%.2fs%s%s",
+              "probe=%s target=%s result=%s duration=%.2fs%s%s%s",
               run.probe(),
               t.target(),
               t.outcome().label(),
               t.durationSeconds(),
               figure,
-              error));
+              error,
+              retry ? " (retry for an idle device)" : ""));
     }
   }
 }

@@ -16,6 +16,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker side: reads a {@link WorkerRequest} from stdin, runs the probe against the device
@@ -23,6 +25,8 @@ import java.util.Set;
  * agent relays to its own log. A runtime that cannot even open becomes a failed run, not a crash.
  */
 public final class WorkerMain {
+  private static final Logger log = LoggerFactory.getLogger(WorkerMain.class);
+
   private WorkerMain() {}
 
   public static int run(InputStream in, PrintStream out) throws IOException {
@@ -50,6 +54,7 @@ public final class WorkerMain {
                       Progress.NONE,
                       gate,
                       Set.copyOf(request.targets())));
+      log.debug("device activity checks of {}: {}", request.probe(), gate.cost());
       return run.withDevices(gate.activity());
     } catch (RuntimeException e) {
       // The runtime failed before any target could run (no library, aclInit failed, ...).

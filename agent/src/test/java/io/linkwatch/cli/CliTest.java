@@ -127,6 +127,32 @@ class CliTest {
   }
 
   @Test
+  void aBusyDeviceIsOneLineAndExitThreeAndForceMeasuresAnyway() {
+    control.set("busy 1 pid 4242 util 80");
+    Run r = cli("probe", "p2p", "--backend", "sim", "--sizes", "16MiB", "--iterations", "3");
+    assertThat(r.exit()).isEqualTo(Main.EXIT_DEVICE_BUSY);
+    assertThat(r.err().lines())
+        .containsExactly(
+            "linkwatch: device 1 is busy: pid 4242 holds 0B, aicore 80%, hbm_bandwidth 80%,"
+                + " npu 80%; measure anyway with --force");
+    assertThat(r.out()).contains("busy").doesNotContain("failed");
+
+    // Targets that need only idle devices are measured.
+    Run local =
+        cli("probe", "device-memory", "--backend", "sim", "--size", "16MiB", "--iterations", "2");
+    assertThat(local.exit()).isEqualTo(Main.EXIT_DEVICE_BUSY);
+    assertThat(local.out())
+        .containsPattern("dev0\\s+16MiB\\s+\\d")
+        .containsPattern("dev1\\s+16MiB\\s+busy");
+
+    Run forced =
+        cli("probe", "p2p", "--backend", "sim", "--sizes", "16MiB", "--iterations", "3", "--force");
+    assertThat(forced.exit()).isZero();
+    assertThat(forced.err()).isEmpty();
+    assertThat(forced.out()).doesNotContain("busy");
+  }
+
+  @Test
   void corruptionIsReportedAsADataMismatch() {
     control.set("corrupt aclrtMemcpyAsync");
     Run r = cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "1");
