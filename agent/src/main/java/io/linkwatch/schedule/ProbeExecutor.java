@@ -46,7 +46,7 @@ public final class ProbeExecutor {
   private final Clock clock;
   private final Sleeper sleeper;
   private final ReentrantLock lane = new ReentrantLock(true);
-  private final Map<String, Duration> longestRun = new ConcurrentHashMap<>();
+  private final Map<String, Duration> lastRun = new ConcurrentHashMap<>();
 
   public ProbeExecutor(
       AgentConfig config, ResultStore store, ProbeRunner worker, DeviceBudget budget) {
@@ -69,8 +69,9 @@ public final class ProbeExecutor {
   }
 
   /**
-   * A scheduled run, then retries of the targets that wait for an idle device, while a retry and
-   * the longest run of this probe so far still fit before {@code nextRun} (null: no next run).
+   * A scheduled run, then retries of the targets that wait for an idle device, while a retry (one
+   * and a half times the probe's last run that reached the devices, plus a second) still fits
+   * before {@code nextRun} (null: no next run).
    */
   public void runScheduled(ProbeConfig probe, Instant nextRun) throws InterruptedException {
     runOnce(probe);
@@ -81,7 +82,9 @@ public final class ProbeExecutor {
       if (waiting.isEmpty()) {
         return;
       }
-      Duration margin = longestRun.getOrDefault(id, Duration.ZERO).plus(busy.retry());
+      // A retry must end before the next firing, or Quartz would drop that run as misfired.
+      Duration expected = lastRun.getOrDefault(id, Duration.ZERO);
+      Duration margin = expected.plus(expected.dividedBy(2)).plus(Duration.ofSeconds(1));
       if (!clock.instant().plus(busy.retry()).plus(margin).isBefore(nextRun)) {
         log.debug("probe={} targets={} wait for the next scheduled run", id, waiting);
         return;
@@ -157,7 +160,7 @@ public final class ProbeExecutor {
             || run.targets().stream().anyMatch(t -> t.outcome() != Outcome.SKIPPED_DEVICE_BUSY);
     if (touchedDevices) {
       budget.spent(took);
-      longestRun.merge(id, took, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+      lastRun.put(id, took);
     }
     return run;
   }

@@ -139,7 +139,10 @@ public final class ProbeScheduler implements AutoCloseable {
         String id = context.getMergedJobDataMap().getString("probe");
         ProbeExecutor executor = (ProbeExecutor) context.getScheduler().getContext().get(EXECUTOR);
         ProbeConfig probe = (ProbeConfig) context.getScheduler().getContext().get(id);
-        Date next = context.getNextFireTime();
+        // The probe's own trigger, also when this run came from the extra first run of a cron
+        // schedule: retries for an idle device stop before its next firing.
+        Trigger schedule = context.getScheduler().getTrigger(TriggerKey.triggerKey(id));
+        Date next = schedule == null ? null : schedule.getNextFireTime();
         executor.runScheduled(probe, next == null ? null : next.toInstant());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,23 +47,13 @@ class PrometheusLiveTest {
 
   @Test
   void degradedLinkAlertsForThatPairOnlyAndClears() throws Exception {
-    Path rules = dir.resolve("rules.yml");
-    Process gen =
-        new ProcessBuilder(
-                "python3",
-                Path.of("..", "grafana", "test", "live-config.py").toString(),
-                Path.of("..", "grafana", "alerts", "linkwatch.rules.yml").toString(),
-                rules.toString())
-            .inheritIO()
-            .start();
-    assertThat(gen.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(gen.exitValue()).isZero();
+    Path rules = LiveRules.write(dir);
 
     try (AgentProcess agent = AgentProcess.start(dir, CONFIG, Map.of());
         PrometheusServer prometheus = PrometheusServer.start(dir, agent.port(), "1s", rules)) {
       // The query API serves the agent's p2p series.
       JsonNode series =
-          awaitQuery(
+          LiveRules.awaitQuery(
               prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2, Duration.ofSeconds(60));
       assertThat(series).extracting(s -> s.get("metric").get("link").asText()).containsOnly("SIO");
 
@@ -72,19 +61,21 @@ class PrometheusLiveTest {
       // (absent(up));
       // it must resolve once the agent is scraped.
       long settle = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (!names(prometheus.alerts()).isEmpty() && System.nanoTime() < settle) {
+      while (!LiveRules.names(prometheus.alerts()).isEmpty() && System.nanoTime() < settle) {
         Thread.sleep(500);
       }
       // Healthy: no alert at all while the baselines fill (the shortened "first hour" and more).
       long healthyUntil = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (System.nanoTime() < healthyUntil) {
-        assertThat(names(prometheus.alerts())).as("alerts during healthy running").isEmpty();
+        assertThat(LiveRules.names(prometheus.alerts()))
+            .as("alerts during healthy running")
+            .isEmpty();
         Thread.sleep(2000);
       }
 
       agent.faults("link 0 1 scale 0.6");
       JsonNode linkAlerts =
-          awaitAlert(prometheus, "LinkwatchLinkBandwidthLow", Duration.ofSeconds(90));
+          LiveRules.awaitAlert(prometheus, "LinkwatchLinkBandwidthLow", Duration.ofSeconds(90));
       assertThat(linkAlerts)
           .allSatisfy(
               a -> {
@@ -102,50 +93,12 @@ class PrometheusLiveTest {
 
       agent.faults();
       long clearBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      List<String> left = names(prometheus.alerts());
+      List<String> left = LiveRules.names(prometheus.alerts());
       while (!left.isEmpty() && System.nanoTime() < clearBy) {
         Thread.sleep(1000);
-        left = names(prometheus.alerts());
+        left = LiveRules.names(prometheus.alerts());
       }
       assertThat(left).as("alerts after the link is restored").isEmpty();
     }
-  }
-
-  private static List<String> names(JsonNode alerts) {
-    List<String> out = new ArrayList<>();
-    alerts.forEach(a -> out.add(a.get("labels").get("alertname").asText() + a.get("labels")));
-    return out;
-  }
-
-  private static JsonNode awaitQuery(PrometheusServer p, String q, int atLeast, Duration timeout)
-      throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    JsonNode r = p.query(q);
-    while (r.size() < atLeast && System.nanoTime() < end) {
-      Thread.sleep(500);
-      r = p.query(q);
-    }
-    assertThat(r.size()).as("series of " + q).isGreaterThanOrEqualTo(atLeast);
-    return r;
-  }
-
-  private static JsonNode awaitAlert(PrometheusServer p, String name, Duration timeout)
-      throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < end) {
-      List<JsonNode> found = new ArrayList<>();
-      for (JsonNode a : p.alerts()) {
-        if (a.get("labels").get("alertname").asText().equals(name)) {
-          found.add(a);
-        }
-      }
-      if (!found.isEmpty()) {
-        return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
-            .arrayNode()
-            .addAll(found);
-      }
-      Thread.sleep(1000);
-    }
-    throw new AssertionError(name + " never became pending or firing; alerts: " + p.alerts());
   }
 }

@@ -22,31 +22,26 @@ public final class CommandTopologySource implements TopologySource {
 
   private static final Logger log = LoggerFactory.getLogger(CommandTopologySource.class);
 
-  private final List<String> command;
-  private final Duration timeout;
+  private final ExternalCommand command;
 
   /** {@code npu-smi info -t topo} with a 10 s timeout. */
   public CommandTopologySource() {
     this(DEFAULT_COMMAND, DEFAULT_TIMEOUT);
   }
 
+  /**
+   * @throws IllegalArgumentException for an empty command or a timeout that is not positive
+   */
   public CommandTopologySource(List<String> command, Duration timeout) {
-    if (command.isEmpty()) {
-      throw new IllegalArgumentException("empty topology command");
-    }
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("topology command timeout must be positive: " + timeout);
-    }
-    this.command = List.copyOf(command);
-    this.timeout = timeout;
+    this.command = new ExternalCommand(command, timeout);
   }
 
   public List<String> command() {
-    return command;
+    return command.command();
   }
 
   public Duration timeout() {
-    return timeout;
+    return command.timeout();
   }
 
   /**
@@ -84,7 +79,7 @@ public final class CommandTopologySource implements TopologySource {
                 + " device(s); the ids would not line up");
       }
     }
-    String name = String.join(" ", command);
+    String name = command.name();
     for (String warning : parsed.warnings()) {
       log.warn("Topology from '{}': {}", name, warning);
     }
@@ -108,17 +103,14 @@ public final class CommandTopologySource implements TopologySource {
   }
 
   private Topology fail(String reason) {
-    log.warn(
-        "No topology from '{}': {}; links will be labelled unknown",
-        String.join(" ", command),
-        reason);
+    log.warn("No topology from '{}': {}; links will be labelled unknown", command.name(), reason);
     return Topology.NONE;
   }
 
   private String run() throws CommandFailed {
     ExternalCommand.Result result;
     try {
-      result = new ExternalCommand(command, timeout).run();
+      result = command.run();
     } catch (ExternalCommand.Failed e) {
       throw new CommandFailed(e.getMessage());
     }
@@ -135,7 +127,7 @@ public final class CommandTopologySource implements TopologySource {
 
   @Override
   public String toString() {
-    return "CommandTopologySource" + command;
+    return "CommandTopologySource" + command.command();
   }
 
   /** Why the command gave no usable output; the message is the reason that gets logged. */

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What the device activity checks cost per probe run, on the sim, for each source:
+# DCMI, npu-smi (DCMI failing), device memory (DCMI failing, no npu-smi). Runs
+# `linkwatch probe p2p` (2 pairs: 4 device reads per run) ROUNDS times per source with debug
+# logs and prints the median milliseconds per run and per read. Needs a built jar (mvn package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-5}
+jar=agent/target/linkwatch.jar
+ctl=$(mktemp)
+trap 'rm -f "$ctl"' EXIT
+measure() { # NAME CONTROL-LINE PATH-PREFIX
+  local name=$1 line=$2 prefix=$3 ms=()
+  printf '%s\n' "$line" > "$ctl"
+  for _ in $(seq "$rounds"); do
+    out=$(PATH="$prefix$PATH" LINKWATCH_SIM_CONTROL="$ctl" LINKWATCH_LOG_LEVEL=debug \
+      java -jar "$jar" probe p2p --backend sim --sizes 16MiB --iterations 3 2>&1 \
+      | grep 'device activity checks' || true)
+    [ -n "$out" ] || { echo "$name: no cost line" >&2; exit 1; }
+    ms+=("$(sed -E 's/.*: ([0-9]+) device reads, ([0-9.]+) ms.*/\2 \1/' <<<"$out")")
+  done
+  printf '%s\n' "${ms[@]}" | sort -n | awk -v n="$name" '{a[NR]=$1; r=$2} END {m=a[int((NR+1)/2)]; printf "%-8s %6.1f ms per run (%d reads), %5.1f ms per read\n", n, m, r, m/r}'
+}
+measure dcmi "" ""
+measure npu-smi "fail dcmi_init -8013" "$PWD/native/build:"
+measure memory "fail dcmi_init -8013" "/nonexistent:"
