@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # What the device activity checks cost per probe run, on the sim, for each source:
-# DCMI, npu-smi (DCMI failing), device memory (DCMI failing, no npu-smi). Runs
-# `linkwatch probe p2p` (2 pairs: 4 device reads per run) ROUNDS times per source with debug
-# logs and prints the median milliseconds per run and per read. Needs a built jar (mvn package).
+# DCMI, npu-smi (DCMI failing), device memory (DCMI failing, no npu-smi), then DCMI on an
+# 8-device profile. Runs `linkwatch probe p2p` (every ordered pair; each pair reads both devices
+# before and after it) ROUNDS times per source with debug logs and prints the median milliseconds
+# per run and per read. Needs a built jar (mvn package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
 jar=agent/target/linkwatch.jar
 ctl=$(mktemp)
 trap 'rm -f "$ctl"' EXIT
-measure() { # NAME CONTROL-LINE PATH-PREFIX
-  local name=$1 line=$2 prefix=$3 ms=()
+measure() { # NAME CONTROL-LINE PATH-PREFIX [PROFILE]
+  local name=$1 line=$2 prefix=$3 profile=${4:-} ms=()
   printf '%s\n' "$line" > "$ctl"
   for _ in $(seq "$rounds"); do
     out=$(PATH="$prefix$PATH" LINKWATCH_SIM_CONTROL="$ctl" LINKWATCH_LOG_LEVEL=debug \
+      LINKWATCH_SIM_PROFILE="$profile" \
       java -jar "$jar" probe p2p --backend sim --sizes 16MiB --iterations 3 2>&1 \
       | grep 'device activity checks' || true)
     [ -n "$out" ] || { echo "$name: no cost line" >&2; exit 1; }
@@ -24,3 +26,5 @@ measure() { # NAME CONTROL-LINE PATH-PREFIX
 measure dcmi "" ""
 measure npu-smi "fail dcmi_init -8013" "$PWD/native/build:"
 measure memory "fail dcmi_init -8013" "/nonexistent:"
+# 8 devices, 56 pairs: the steady cost of one read, once the DCMI binding is loaded
+measure dcmi-8 "" "" "$PWD/native/profiles/8x910b-hccs.profile"
