@@ -28,6 +28,7 @@ public final class ResultStore {
   private final Map<RunKey, Long> runs = new LinkedHashMap<>();
   private final Map<String, String> skipped = new TreeMap<>();
   private final Map<Integer, DeviceActivity> devices = new TreeMap<>();
+  private final Map<Integer, String> checkedBy = new TreeMap<>();
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
 
   public ResultStore(Clock clock) {
@@ -98,6 +99,7 @@ public final class ResultStore {
     }
     for (DeviceActivity a : run.devices()) {
       devices.put(a.device(), a);
+      checkedBy.put(a.device(), run.probe());
       if (a.memoryUsedBytes() != null) {
         memoryBaselines.merge(a.device(), a.memoryUsedBytes(), Math::min);
       }
@@ -115,6 +117,24 @@ public final class ResultStore {
   /** The last activity check of every device that was checked, by device. */
   public synchronized List<DeviceActivity> deviceActivity() {
     return List.copyOf(devices.values());
+  }
+
+  /**
+   * Devices that a check of another probe than {@code probe} found busy at or after {@code
+   * sinceMillis}, by device.
+   */
+  public synchronized Map<Integer, DeviceActivity> busySeenByOthers(
+      String probe, long sinceMillis) {
+    Map<Integer, DeviceActivity> out = new TreeMap<>();
+    devices.forEach(
+        (device, a) -> {
+          if (a.busy()
+              && a.checkedAtMillis() >= sinceMillis
+              && !probe.equals(checkedBy.get(device))) {
+            out.put(device, a);
+          }
+        });
+    return out;
   }
 
   /** The least device memory in use seen per device: the idle baseline of the memory reading. */

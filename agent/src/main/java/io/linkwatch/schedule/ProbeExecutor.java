@@ -4,6 +4,8 @@ import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.probe.TargetDevices;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -12,9 +14,11 @@ import io.linkwatch.worker.WorkerRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>Targets skipped or discarded because a device ran other work are retried: every {@code
  * busy.retry} the worker checks their devices again and measures the first time they are idle,
  * until the next scheduled run takes over. A retry that finds the devices still busy costs a worker
- * start but no device time, so it is not charged to the budget.
+ * start but no device time, so it is not charged to the budget; when another probe's check in the
+ * last retry period already found the device busy, the retry takes that answer and starts none.
  */
 public final class ProbeExecutor {
   private static final Logger log = LoggerFactory.getLogger(ProbeExecutor.class);
@@ -130,12 +135,44 @@ public final class ProbeExecutor {
       if (!budget.allows()) {
         return;
       }
+      Optional<ProbeRun> known = stillBusy(probe.kind().id(), waiting);
+      if (known.isPresent()) {
+        store.record(known.get(), true);
+        return;
+      }
       ProbeRun run = execute(probe, waiting, waiting);
       store.record(run, true);
       logRun(run, true);
     } finally {
       lane.unlock();
     }
+  }
+
+  /**
+   * The retry's answer without a worker, when another probe's check within the last retry period
+   * already found a device busy for every waiting target: probes that wait on the same job share
+   * one check per period instead of starting a worker each (about a second of CPU apiece).
+   */
+  private Optional<ProbeRun> stillBusy(String probe, List<String> waiting) {
+    // Not this probe's own checks: its previous retry is about one period old by design.
+    Map<Integer, DeviceActivity> busy =
+        store.busySeenByOthers(probe, clock.millis() - config.busy().retry().toMillis());
+    List<TargetResult> results = new ArrayList<>();
+    for (String target : waiting) {
+      Optional<DeviceActivity> found =
+          TargetDevices.of(target).stream().filter(busy::containsKey).map(busy::get).findFirst();
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      DeviceActivity a = found.get();
+      results.add(
+          TargetResult.failure(
+              target,
+              Outcome.SKIPPED_DEVICE_BUSY,
+              "device " + a.device() + " is busy: " + a.why(),
+              0));
+    }
+    return Optional.of(ProbeRun.of(probe, results));
   }
 
   private ProbeRun execute(ProbeConfig probe, List<String> targets, List<String> reportAs) {

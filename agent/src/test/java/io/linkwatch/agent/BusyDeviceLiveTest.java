@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
+import io.linkwatch.util.Json;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -96,6 +97,25 @@ class BusyDeviceLiveTest {
           .as("device 0's own target keeps running")
           .isGreaterThanOrEqualTo(dev0Before + 2);
       assertThat(value(m, "linkwatch_probe_deferred{probe=\"p2p\",target=\"0->1\"}")).hasValue(1.0);
+      // The status page says which device is busy and why, per target and per device.
+      JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+      assertThat(status.get("targets"))
+          .filteredOn(t -> t.get("target").asText().equals("0->1"))
+          .singleElement()
+          .satisfies(
+              t -> {
+                assertThat(t.get("waiting_because").asText())
+                    .startsWith("device 1 is busy: pid 4242");
+                assertThat(t.get("waiting_for_idle_since").asText()).isNotEmpty();
+              });
+      assertThat(status.get("devices"))
+          .filteredOn(d -> d.get("device").asInt() == 1)
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.get("busy").asBoolean()).isTrue();
+                assertThat(d.get("source").asText()).isEqualTo("dcmi");
+              });
       assertThat(minSample(prometheus, "0", "1", "100s") / healthy)
           .as("no contended p2p figure reached Prometheus")
           .isGreaterThan(0.9);
@@ -111,6 +131,8 @@ class BusyDeviceLiveTest {
       agent.faults();
       awaitMetric(agent, "linkwatch_probe_deferred{probe=\"p2p\",target=\"1->0\"} 0.0", 20);
       double seconds = (System.nanoTime() - idleAt) / 1e9;
+      // The log copy trails /metrics by a moment.
+      awaitLog(agent, logLines, "probe=p2p target=0->1 result=success", 10);
       List<String> log = agent.log();
       List<String> after = log.subList(logLines, log.size());
       assertThat(after)

@@ -7,6 +7,8 @@ import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.probe.result.BusyReason;
+import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
@@ -22,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Retries of targets whose devices were busy, with a clock that the sleeps move. */
@@ -139,6 +142,47 @@ class ProbeExecutorRetryTest {
     assertThat(runner.asked).hasSize(5);
     assertThat(clock.now).isEqualTo(START.plus(Duration.ofMinutes(4)));
     assertThat(store.deferredTargets("p2p")).containsExactly("0->1");
+  }
+
+  @Test
+  void aRetryTakesAnotherProbesFreshFindingInsteadOfStartingAWorker() throws Exception {
+    AgentConfig config = config("busy:\n  retry: 30s\n");
+    ResultStore store = new ResultStore(clock);
+    ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
+    // device_memory's worker found device 1 busy 10 s before p2p's first retry is due.
+    clock.now = START;
+    Runnable deviceMemorySawDevice1Busy =
+        () ->
+            store.record(
+                new ProbeRun(
+                    "device_memory",
+                    List.of(busy("dev1")),
+                    "",
+                    List.of(
+                        new DeviceActivity(
+                            1,
+                            true,
+                            "dcmi",
+                            List.of(new BusyReason(BusyReason.Kind.PROCESS, "pid 42 holds 1GiB")),
+                            List.of(),
+                            Map.of(),
+                            null,
+                            clock.millis() + 20_000))));
+    deviceMemorySawDevice1Busy.run();
+    runner.script.add(List.of(busy("0->1"), ok("0->2")));
+    runner.script.add(List.of(ok("0->1")));
+
+    executor(config, store).runScheduled(p2p, START.plus(Duration.ofMinutes(5)));
+
+    // First retry (+30 s): device_memory's finding of +20 s answers it, no worker. Second
+    // retry (+60 s): that finding is older than the retry period, so a worker checks again.
+    assertThat(runner.asked).containsExactly(List.of(), List.of("0->1"));
+    assertThat(store.runCounts())
+        .containsEntry(new ResultStore.RunKey("p2p", "0->1", Outcome.SKIPPED_DEVICE_BUSY), 2L);
+    assertThat(store.deferredTargets("p2p")).isEmpty();
+    // A probe never takes its own earlier finding as fresh: device_memory would start a worker.
+    assertThat(store.busySeenByOthers("device_memory", START.toEpochMilli())).isEmpty();
+    assertThat(store.busySeenByOthers("p2p", START.toEpochMilli())).containsOnlyKeys(1);
   }
 
   @Test
