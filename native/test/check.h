@@ -30,5 +30,7 @@ void set_control(const char *text);           /* NULL removes the control file *
 double median(double *v, int n);
 /* Median modeled GB/s of count-byte copies on stream s, timed with events. */
 double copy_gbps(void *dst, const void *src, size_t count, aclrtStream s, int iters);
+/* Peer access 0<->1 and a `bytes` buffer on each device; device 0 is current after. */
+void peer_pair(void **d0, void **d1, size_t bytes);
 
 #endif

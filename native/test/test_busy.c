@@ -76,12 +76,7 @@ void test_busy_memory_and_contention(void)
     CHECK(free0 - free1 == 1073741824UL);
     set_control(NULL);
 
-    aclrtSetDevice(1);
-    aclrtDeviceEnablePeerAccess(0, 0);
-    CHECK_RC(aclrtMalloc(&d1, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-    aclrtSetDevice(0);
-    aclrtDeviceEnablePeerAccess(1, 0);
-    CHECK_RC(aclrtMalloc(&d0, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    peer_pair(&d0, &d1, 64 * MiB);
     double idle = copy_gbps(d1, d0, 64 * MiB, NULL, 5);
     set_control("busy 1 pid 4242 util 80\n");
     double busy = copy_gbps(d1, d0, 64 * MiB, NULL, 5);

@@ -81,12 +81,7 @@ void test_fault_crash(void)
 void test_fault_link_scale(void)
 {
     void *d0, *d1;
-    aclrtSetDevice(1);
-    aclrtDeviceEnablePeerAccess(0, 0);
-    CHECK_RC(aclrtMalloc(&d1, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-    aclrtSetDevice(0);
-    aclrtDeviceEnablePeerAccess(1, 0);
-    CHECK_RC(aclrtMalloc(&d0, 64 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    peer_pair(&d0, &d1, 64 * MiB);
     double base = copy_gbps(d1, d0, 64 * MiB, NULL, 5);
     set_control("link 0 1 scale 0.5\n");
     double slow = copy_gbps(d1, d0, 64 * MiB, NULL, 5);

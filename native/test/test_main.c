@@ -96,6 +96,16 @@ double copy_gbps(void *dst, const void *src, size_t count, aclrtStream s, int it
     return median(v, iters);
 }
 
+void peer_pair(void **d0, void **d1, size_t bytes)
+{
+    aclrtSetDevice(1);
+    aclrtDeviceEnablePeerAccess(0, 0);
+    CHECK_RC(aclrtMalloc(d1, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    aclrtSetDevice(0);
+    aclrtDeviceEnablePeerAccess(1, 0);
+    CHECK_RC(aclrtMalloc(d0, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+}
+
 static double now_s(void)
 {
     struct timespec ts;

@@ -58,23 +58,18 @@ public final class ActivityGate implements DeviceGate {
             new NpuSmiActivitySource(policy.npuSmi(), policy.checkTimeout()),
             runtime,
             policy.checkTimeout());
-    int[] count = {-1};
-    IntPredicate exists =
-        d -> {
-          if (count[0] < 0) {
-            try {
-              count[0] = runtime.deviceCount();
-            } catch (RuntimeException e) {
-              return true; // the measurement will report the failing runtime
-            }
-          }
-          return d < count[0];
-        };
+    int count;
+    try {
+      count = runtime.deviceCount();
+    } catch (RuntimeException e) {
+      count = Integer.MAX_VALUE; // the measurement will report the failing runtime
+    }
+    int devices = count;
     return new ActivityGate(
         policy,
         reader,
         new BusyJudge(policy, ProcessHandle.current().pid(), memoryBaselines),
-        exists,
+        d -> d < devices,
         Clock.systemUTC());
   }
 
@@ -86,7 +81,10 @@ public final class ActivityGate implements DeviceGate {
     }
     if (!busy(before).isEmpty()) {
       return TargetResult.failure(
-          target, Outcome.SKIPPED_DEVICE_BUSY, describe(busy(before), " is busy: "), 0);
+          target,
+          Outcome.SKIPPED_DEVICE_BUSY,
+          busy(before).stream().map(DeviceActivity::busyLine).collect(Collectors.joining("; ")),
+          0);
     }
     TargetResult result = measure.get();
     List<DeviceActivity> after = busy(check(devices));
@@ -96,7 +94,10 @@ public final class ActivityGate implements DeviceGate {
     return TargetResult.failure(
         target,
         Outcome.DISCARDED_DEVICE_BUSY,
-        describe(after, " became busy during the run: ") + "; its figures were discarded",
+        after.stream()
+                .map(a -> "device " + a.device() + " became busy during the run: " + a.why())
+                .collect(Collectors.joining("; "))
+            + "; its figures were discarded",
         result.durationSeconds());
   }
 
@@ -120,12 +121,6 @@ public final class ActivityGate implements DeviceGate {
 
   private static List<DeviceActivity> busy(List<DeviceActivity> found) {
     return found.stream().filter(DeviceActivity::busy).toList();
-  }
-
-  private static String describe(List<DeviceActivity> busy, String verb) {
-    return busy.stream()
-        .map(a -> "device " + a.device() + verb + a.why())
-        .collect(Collectors.joining("; "));
   }
 
   /** What the checks cost, for the debug log: e.g. {@code 4 device reads, 1.9 ms in all}. */

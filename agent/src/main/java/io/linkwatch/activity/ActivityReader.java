@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * hung worker. A source that fails for a reason that will not go away in this process (library
  * missing, not supported, hung) is not asked again, and is warned about once.
  */
-public final class ActivityReader implements AutoCloseable {
+public final class ActivityReader {
   private static final Logger log = LoggerFactory.getLogger(ActivityReader.class);
 
   private final DeviceMonitor monitor;
@@ -67,10 +67,12 @@ public final class ActivityReader implements AutoCloseable {
     Map<Utilization, Double> utilization = new EnumMap<>(Utilization.class);
     List<DeviceProcess> processes = null;
     if (monitor != null && !dead.contains("dcmi")) {
-      processes = call("dcmi", failures, () -> monitor.processes(device));
+      processes = call("dcmi", failures, false, () -> monitor.processes(device));
       if (!dead.contains("dcmi")) {
+        // A kind the device lacks says nothing about the others: not a failure of the reading.
+        List<String> ignored = new ArrayList<>();
         for (Utilization kind : Utilization.values()) {
-          Double value = call("dcmi", null, () -> monitor.utilization(device, kind));
+          Double value = call("dcmi", ignored, true, () -> monitor.utilization(device, kind));
           if (value != null) {
             utilization.put(kind, value);
           }
@@ -81,14 +83,14 @@ public final class ActivityReader implements AutoCloseable {
       return new DeviceReading(device, "dcmi", processes, utilization, null, failures);
     }
     if (npuSmi != null && !dead.contains("npu-smi")) {
-      processes = call("npu-smi", failures, () -> npuSmi.processes(device));
+      processes = call("npu-smi", failures, false, () -> npuSmi.processes(device));
       if (processes != null) {
         return new DeviceReading(device, "npu-smi", processes, utilization, null, failures);
       }
     }
     Long used = null;
     if (runtime != null && !dead.contains("memory")) {
-      MemoryInfo info = call("memory", failures, () -> runtime.memoryInfo(device));
+      MemoryInfo info = call("memory", failures, false, () -> runtime.memoryInfo(device));
       used = info == null ? null : info.totalBytes() - info.freeBytes();
     }
     String source = used != null ? "memory" : "none";
@@ -96,18 +98,21 @@ public final class ActivityReader implements AutoCloseable {
   }
 
   /**
-   * Runs one reading under the timeout; null when it failed (the reason goes to failures; a null
-   * failures list marks an optional reading such as one utilization kind).
+   * Runs one reading under the timeout; null when it failed, with the reason in {@code failures}. A
+   * source that hung, or failed in a way that will not change in this process, is not asked again;
+   * for an {@code optional} reading (one utilization kind) only a hang counts so.
    */
-  private <T> T call(String source, List<String> failures, Callable<T> reading) {
+  private <T> T call(String source, List<String> failures, boolean optional, Callable<T> reading) {
     Future<T> f = calls.submit(reading);
     String reason;
+    boolean hung = false;
     boolean permanent;
     try {
       return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       f.cancel(true);
       reason = "no answer within " + Durations.format(timeout);
+      hung = true;
       permanent = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -125,12 +130,8 @@ public final class ActivityReader implements AutoCloseable {
         reason = cause.getClass().getSimpleName() + ": " + reason;
       }
     }
-    if (failures != null) {
-      failures.add(source + ": " + reason);
-    }
-    // A utilization kind the device lacks says nothing about the others; only a hang does.
-    boolean utilizationOnly = failures == null;
-    if (permanent && (!utilizationOnly || reason.startsWith("no answer")) && dead.add(source)) {
+    failures.add(source + ": " + reason);
+    if ((optional ? hung : permanent) && dead.add(source)) {
       log.warn("Device activity: {} is not used from now on: {}", source, reason);
     }
     return null;
@@ -139,10 +140,5 @@ public final class ActivityReader implements AutoCloseable {
   /** DCMI codes that will not change within a process: not permitted, container, unsupported. */
   private static boolean permanentCode(int code) {
     return code == -8002 || code == -8013 || code == -8255;
-  }
-
-  @Override
-  public void close() {
-    calls.shutdownNow();
   }
 }

@@ -73,7 +73,7 @@ public final class NpuSmiActivitySource {
       r = cmd.run();
     } catch (ExternalCommand.Failed e) {
       String reason = "'" + cmd.name() + "': " + e.getMessage();
-      if (e.getMessage().startsWith("cannot start it")) {
+      if (e.notStarted()) {
         // Not installed here: asking again in this process cannot help.
         throw new BackendUnavailableException(reason, e);
       }

@@ -109,7 +109,7 @@ final class OneShot {
   private static String busyLine(List<DeviceActivity> devices) {
     return devices.stream()
         .filter(DeviceActivity::busy)
-        .map(a -> "device " + a.device() + " is busy: " + a.why())
+        .map(DeviceActivity::busyLine)
         .collect(Collectors.joining("; "));
   }
 

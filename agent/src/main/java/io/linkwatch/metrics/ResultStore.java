@@ -27,8 +27,11 @@ public final class ResultStore {
   private final Map<String, Map<String, TargetStatus>> byProbe = new TreeMap<>();
   private final Map<RunKey, Long> runs = new LinkedHashMap<>();
   private final Map<String, String> skipped = new TreeMap<>();
-  private final Map<Integer, DeviceActivity> devices = new TreeMap<>();
-  private final Map<Integer, String> checkedBy = new TreeMap<>();
+
+  /** The last activity check of a device, and the probe whose run made it. */
+  private record Check(DeviceActivity activity, String probe) {}
+
+  private final Map<Integer, Check> devices = new TreeMap<>();
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
 
   public ResultStore(Clock clock) {
@@ -51,32 +54,11 @@ public final class ResultStore {
     for (TargetResult t : run.targets()) {
       TargetStatus before = previous.get(t.target());
       runs.merge(new RunKey(run.probe(), t.target(), t.outcome()), 1L, Long::sum);
-      if (t.outcome().deferred()) {
-        double since =
-            before != null && before.deferred() ? before.deferredSinceEpochSeconds() : now;
-        next.put(
-            t.target(),
-            before != null
-                ? before.deferredSince(since, t.error())
-                : new TargetStatus(
-                    run.probe(),
-                    t.target(),
-                    t.outcome(),
-                    t.error(),
-                    t.durationSeconds(),
-                    now,
-                    0,
-                    List.of(),
-                    since,
-                    t.error()));
-        continue;
-      }
       double lastSuccess =
           t.outcome() == Outcome.SUCCESS
               ? now
               : before == null ? 0 : before.lastSuccessEpochSeconds();
-      next.put(
-          t.target(),
+      TargetStatus status =
           new TargetStatus(
               run.probe(),
               t.target(),
@@ -87,7 +69,14 @@ public final class ResultStore {
               lastSuccess,
               t.measurements(),
               0,
-              ""));
+              "");
+      if (t.outcome().deferred()) {
+        // The last run that measured (if any) stays what the target shows while it waits.
+        double since =
+            before != null && before.deferred() ? before.deferredSinceEpochSeconds() : now;
+        status = (before != null ? before : status).deferredSince(since, t.error());
+      }
+      next.put(t.target(), status);
     }
     byProbe.put(run.probe(), next);
     if (!retry) {
@@ -98,8 +87,7 @@ public final class ResultStore {
       }
     }
     for (DeviceActivity a : run.devices()) {
-      devices.put(a.device(), a);
-      checkedBy.put(a.device(), run.probe());
+      devices.put(a.device(), new Check(a, run.probe()));
       if (a.memoryUsedBytes() != null) {
         memoryBaselines.merge(a.device(), a.memoryUsedBytes(), Math::min);
       }
@@ -116,7 +104,7 @@ public final class ResultStore {
 
   /** The last activity check of every device that was checked, by device. */
   public synchronized List<DeviceActivity> deviceActivity() {
-    return List.copyOf(devices.values());
+    return devices.values().stream().map(Check::activity).toList();
   }
 
   /**
@@ -127,10 +115,9 @@ public final class ResultStore {
       String probe, long sinceMillis) {
     Map<Integer, DeviceActivity> out = new TreeMap<>();
     devices.forEach(
-        (device, a) -> {
-          if (a.busy()
-              && a.checkedAtMillis() >= sinceMillis
-              && !probe.equals(checkedBy.get(device))) {
+        (device, c) -> {
+          DeviceActivity a = c.activity();
+          if (a.busy() && a.checkedAtMillis() >= sinceMillis && !probe.equals(c.probe())) {
             out.put(device, a);
           }
         });

@@ -164,13 +164,8 @@ public final class ProbeExecutor {
       if (found.isEmpty()) {
         return Optional.empty();
       }
-      DeviceActivity a = found.get();
       results.add(
-          TargetResult.failure(
-              target,
-              Outcome.SKIPPED_DEVICE_BUSY,
-              "device " + a.device() + " is busy: " + a.why(),
-              0));
+          TargetResult.failure(target, Outcome.SKIPPED_DEVICE_BUSY, found.get().busyLine(), 0));
     }
     return Optional.of(ProbeRun.of(probe, results));
   }

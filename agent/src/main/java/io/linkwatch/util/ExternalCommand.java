@@ -63,7 +63,7 @@ public final class ExternalCommand {
     try {
       process = new ProcessBuilder(command).start();
     } catch (IOException | RuntimeException e) {
-      throw new Failed("cannot start it: " + oneLine(e.getMessage()));
+      throw new Failed("cannot start it: " + oneLine(e.getMessage()), true);
     }
     try {
       process.getOutputStream().close();
@@ -162,8 +162,20 @@ public final class ExternalCommand {
   public static final class Failed extends Exception {
     private static final long serialVersionUID = 1L;
 
+    private final boolean notStarted;
+
     public Failed(String reason) {
+      this(reason, false);
+    }
+
+    Failed(String reason, boolean notStarted) {
       super(reason, null, false, false);
+      this.notStarted = notStarted;
+    }
+
+    /** The command could not be started (not installed, not executable). */
+    public boolean notStarted() {
+      return notStarted;
     }
   }
 }

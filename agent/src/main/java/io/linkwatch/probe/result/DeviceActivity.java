@@ -39,4 +39,11 @@ public record DeviceActivity(
   public String why() {
     return reasons.stream().map(BusyReason::detail).collect(Collectors.joining(", "));
   }
+
+  /**
+   * The finding as skips, logs and the CLI say it: {@code device 1 is busy: pid 4242 holds 2GiB}.
+   */
+  public String busyLine() {
+    return "device " + device + " is busy: " + why();
+  }
 }
