@@ -8,8 +8,9 @@ What it checks, per panel (every problem names the panel):
   parse       every PromQL expression (panel targets and label_values() variable queries), after
               substituting the dashboard variables with concrete values, is compiled by promtool
               (one recording rule per expression in a temporary rules file).
-  metrics     every metric name an expression uses is in the agent's metric contract or is
-              recorded by grafana/alerts/linkwatch.rules.yml.
+  metrics     every metric name an expression uses is in the agent's metric contract (the sample
+              names of agent/src/test/resources/golden/linkwatch.prom) or is recorded by
+              grafana/alerts/linkwatch.rules.yml.
   data        every expression returns at least one series against a small synthetic fixture
               host (2 dies joined by SIO) evaluated together with the real rules file by
               `promtool test rules` — this catches wrong label names and joins that parse but
@@ -26,31 +27,24 @@ import subprocess
 import sys
 import tempfile
 
-# The agent's metric contract (shared/DESIGN.md, "Metric contract").
-CONTRACT = {
-    "linkwatch_p2p_bandwidth_bytes_per_second",
-    "linkwatch_allreduce_latency_seconds",
-    "linkwatch_allreduce_bus_bandwidth_bytes_per_second",
-    "linkwatch_host_transfer_bandwidth_bytes_per_second",
-    "linkwatch_host_buffer_pages_ratio",
-    "linkwatch_device_memory_bandwidth_bytes_per_second",
-    "linkwatch_device_memory_total_bytes",
-    "linkwatch_link_info",
-    "linkwatch_device_info",
-    "linkwatch_probe_success",
-    "linkwatch_probe_duration_seconds",
-    "linkwatch_probe_last_success_timestamp_seconds",
-    "linkwatch_probe_runs_total",
-    "linkwatch_probe_interval_seconds",
-    "linkwatch_build_info",
-    "linkwatch_device_busy",
-    "linkwatch_device_busy_reason",
-    "linkwatch_device_processes",
-    "linkwatch_device_utilization_ratio",
-    "linkwatch_probe_deferred",
-    "linkwatch_probe_deferred_since_timestamp_seconds",
-    "linkwatch_probe_deferred_alert_after_seconds",
-}
+# The agent's metric contract: every sample name of the golden exposition, which a test in the
+# agent's suite keeps equal to what the agent really exposes and which holds every kind of
+# measurement (GoldenExpositionTest). No second hand-kept list.
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "../../agent/src/test/resources/golden/linkwatch.prom")
+
+
+def contract(path=GOLDEN):
+    names = set()
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]", line)
+            if m:
+                names.add(m.group(1))
+    if not names:
+        raise SystemExit(f"no metric names in {path}")
+    return names
+
 
 # Concrete values for dashboard variables (Grafana formats a multi-value/All variable used in a
 # regex matcher as (a|b)). An unknown variable is an error.
@@ -225,7 +219,7 @@ def main():
             check(re.fullmatch(r"\s*label_values\(\s*\w+\s*\)\s*", q or ""), f"variable ${name}: query {q!r} understood")
 
     # ---- substitution, metric names ---------------------------------------------------------
-    known = CONTRACT | recorded_names(rules_path)
+    known = contract() | recorded_names(rules_path)
     concrete = []
     for where, e in exprs:
         try:

@@ -5,6 +5,7 @@ import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.http.HttpApi;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
@@ -55,6 +56,7 @@ public final class Agent implements AutoCloseable {
     registry.register(
         new LinkwatchCollector(
             store,
+            ProbeKind::write,
             intervals,
             BuildInfo.version(),
             config.backend().id(),

@@ -1,5 +1,6 @@
 package io.linkwatch.cli;
 
+import io.linkwatch.host.HostPaths;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,7 +32,19 @@ public final class Main {
   }
 
   public static int execute(String... args) {
-    return configure(new CommandLine(new Main())).execute(args);
+    return commandLine().execute(args);
+  }
+
+  /** The whole command line, with a {@code probe} subcommand for every probe. */
+  public static CommandLine commandLine() {
+    return commandLine(HostPaths.system());
+  }
+
+  /** The command line with NUMA nodes looked up under {@code hostPaths} (for tests). */
+  static CommandLine commandLine(HostPaths hostPaths) {
+    CommandLine cli = configure(new CommandLine(new Main()));
+    ProbeCommand.addProbes(cli.getSubcommands().get("probe"), hostPaths);
+    return cli;
   }
 
   /** One line for a usage error (with a pointer to --help), exit 2; see {@link ErrorHandler}. */
@@ -48,7 +61,7 @@ public final class Main {
 
   /** Runs a command with its output and errors sent to the given writers (for tests, embedding). */
   public static int execute(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-    CommandLine cli = configure(new CommandLine(new Main()));
+    CommandLine cli = commandLine();
     cli.setOut(out);
     cli.setErr(err);
     return cli.execute(args);

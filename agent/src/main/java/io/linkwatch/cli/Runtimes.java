@@ -6,10 +6,9 @@ import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
-import io.linkwatch.util.ByteSize;
 import java.util.List;
 
-/** Opens the device runtime for a backend and checks command-line values against it. */
+/** Opens the device runtime and the topology lookup for the one-shot commands. */
 final class Runtimes {
   private Runtimes() {}
 
@@ -34,26 +33,5 @@ final class Runtimes {
     }
     List<String> words = List.of(command.strip().split("\\s+"));
     return FallbackTopologySource.standard(words, CommandTopologySource.DEFAULT_TIMEOUT);
-  }
-
-  /** A size above a device's memory is a usage error, found before any device work starts. */
-  static void checkSizesFit(DeviceRuntime runtime, List<Long> sizes, String option) {
-    int n = runtime.deviceCount();
-    for (int d = 0; d < n; d++) {
-      long total = runtime.memoryInfo(d).totalBytes();
-      for (long size : sizes) {
-        if (size > total) {
-          throw new UsageException(
-              option
-                  + ": "
-                  + ByteSize.format(size)
-                  + " is more than device "
-                  + d
-                  + "'s memory ("
-                  + ByteSize.format(total)
-                  + ")");
-        }
-      }
-    }
   }
 }

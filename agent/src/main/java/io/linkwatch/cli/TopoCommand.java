@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.Preflight;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
@@ -71,7 +72,6 @@ import picocli.CommandLine.Spec;
 final class TopoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProbeOptions options;
-  @Mixin Repetitions repetitions;
 
   @Option(
       names = "--measure",
@@ -80,9 +80,21 @@ final class TopoCommand implements Callable<Integer> {
 
   @Option(
       names = "--size",
-      converter = SizeConverter.class,
+      paramLabel = "SIZE",
       description = "Copy size for --measure. Default: 256MiB.")
-  long size = P2pSettings.DEFAULTS.sizes().get(0);
+  String sizeText;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "N",
+      description = "Untimed copies first. Default: p2p's.")
+  String warmupText;
+
+  @Option(
+      names = "--iterations",
+      paramLabel = "N",
+      description = "Timed copies per figure (median). Default: p2p's.")
+  String iterationsText;
 
   /** What {@code --json} prints. {@code measured} is null without {@code --measure}. */
   record Report(
@@ -102,15 +114,26 @@ final class TopoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    int warmup = repetitions.warmup(P2pSettings.DEFAULTS.warmup());
-    int iterations = repetitions.iterations(P2pSettings.DEFAULTS.iterations());
+    // Read like the probes' own options, with the same checks and words.
+    Map<String, List<String>> given = new HashMap<>();
+    putIfGiven(given, "size", sizeText);
+    putIfGiven(given, "warmup", warmupText);
+    putIfGiven(given, "iterations", iterationsText);
+    CliSettings settings = new CliSettings(given);
+    P2pSettings d = P2pSettings.DEFAULTS;
+    long size = settings.scalar("size", d.sizes().get(0), ByteSize::parse);
+    int warmup = settings.integer("warmup", d.warmup(), 0, 10_000);
+    int iterations = settings.integer("iterations", d.iterations(), 1, 100_000);
+    settings.throwIfProblems();
     TopologySource source = Runtimes.topologySource(options.topologyCommand);
     List<ProbeRun> runs = new ArrayList<>();
     Report report;
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       int count = runtime.deviceCount();
       if (measure) {
-        Runtimes.checkSizesFit(runtime, List.of(size), "--size");
+        new Preflight(runtime, HostPaths.system(), settings::problem)
+            .sizesFit("size", List.of(size));
+        settings.throwIfProblems();
       }
       Topology topology = source.load(runtime);
       TopologySource loaded = r -> topology;
@@ -134,7 +157,7 @@ final class TopoCommand implements Callable<Integer> {
         if (p2p != null) {
           runs.add(p2p);
         }
-        measured = measured(local, p2p);
+        measured = measured(size, local, p2p);
       }
       report =
           new Report(
@@ -177,7 +200,7 @@ final class TopoCommand implements Callable<Integer> {
         .toList();
   }
 
-  private Measured measured(ProbeRun localRun, ProbeRun p2pRun) {
+  private static Measured measured(long size, ProbeRun localRun, ProbeRun p2pRun) {
     List<DeviceMemoryBandwidth> local = measurements(localRun, DeviceMemoryBandwidth.class);
     Map<Integer, Double> localBySrc = new HashMap<>();
     local.forEach(l -> localBySrc.put(l.device(), l.bytesPerSecond()));
@@ -323,5 +346,11 @@ final class TopoCommand implements Callable<Integer> {
 
   private static String orDash(String s) {
     return s.isEmpty() ? "-" : s;
+  }
+
+  private static void putIfGiven(Map<String, List<String>> given, String key, String value) {
+    if (value != null) {
+      given.put(key, List.of(value));
+    }
   }
 }

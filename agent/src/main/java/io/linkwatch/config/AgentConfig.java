@@ -2,7 +2,7 @@ package io.linkwatch.config;
 
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import java.time.Duration;
 import java.util.List;

@@ -7,16 +7,9 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.DeviceIds;
-import io.linkwatch.probe.DeviceMemorySettings;
-import io.linkwatch.probe.DevicePair;
-import io.linkwatch.probe.HostTransferSettings;
-import io.linkwatch.probe.P2pSettings;
-import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
-import io.linkwatch.probe.TopologySettings;
 import io.linkwatch.probe.topology.CommandTopologySource;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
@@ -26,10 +19,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -188,79 +179,9 @@ public final class ConfigLoader {
               + Durations.format(interval)
               + "), or runs would pile up");
     }
-    ProbeSettings settings = readSettings(kind, node);
+    // The probe's own keys, read by the same reader as its CLI options.
+    ProbeSettings settings = kind.descriptor().read(node);
     node.rejectUnknown();
     return new ProbeConfig(kind, enabled, schedule, deadline, settings);
-  }
-
-  /** Each probe's own keys; the switch is exhaustive, so a new probe kind cannot be forgotten. */
-  private static ProbeSettings readSettings(ProbeKind kind, ConfigNode node) {
-    return switch (kind) {
-      case P2P -> {
-        P2pSettings d = P2pSettings.DEFAULTS;
-        yield new P2pSettings(
-            node.list("sizes", d.sizes(), ByteSize::parse, false),
-            node.integer("warmup", d.warmup(), 0, 10_000),
-            node.integer("iterations", d.iterations(), 1, 100_000),
-            node.list("pairs", d.pairs(), DevicePair::parse, true));
-      }
-      case DEVICE_MEMORY -> {
-        DeviceMemorySettings d = DeviceMemorySettings.DEFAULTS;
-        Set<Integer> seen = new HashSet<>();
-        yield new DeviceMemorySettings(
-            node.scalar("size", d.size(), ByteSize::parse),
-            node.integer("warmup", d.warmup(), 0, 10_000),
-            node.integer("iterations", d.iterations(), 1, 100_000),
-            node.list("devices", d.devices(), s -> distinctDevice(s, seen), true));
-      }
-      case TOPOLOGY -> TopologySettings.DEFAULTS;
-      case ALLREDUCE -> allreduceSettings(node);
-      case HOST_TRANSFER -> {
-        // Only the form of nodes is checked here; whether they exist and have CPUs is checked
-        // when the probe runs, on the machine it runs on (see HostTransferSettings).
-        HostTransferSettings d = HostTransferSettings.DEFAULTS;
-        Set<Integer> seen = new HashSet<>();
-        yield new HostTransferSettings(
-            node.list("sizes", d.sizes(), ByteSize::parse, false),
-            node.integer("warmup", d.warmup(), 0, 10_000),
-            node.integer("iterations", d.iterations(), 1, 100_000),
-            node.list("devices", d.devices(), s -> distinctDevice(s, seen), true),
-            node.list("nodes", d.nodes(), HostTransferSettings::parseNode, true),
-            node.list("memory", d.memory(), HostTransferSettings::parseMemory, false));
-      }
-    };
-  }
-
-  private static int distinctDevice(String text, Set<Integer> seen) {
-    int id = DeviceIds.parse(text);
-    if (!seen.add(id)) {
-      throw new IllegalArgumentException("device " + id + " is listed twice");
-    }
-    return id;
-  }
-
-  private static AllreduceSettings allreduceSettings(ConfigNode node) {
-    AllreduceSettings d = AllreduceSettings.DEFAULTS;
-    Set<Integer> seen = new HashSet<>();
-    List<Integer> devices = node.list("devices", d.devices(), s -> distinctDevice(s, seen), true);
-    if (devices.size() == 1) {
-      node.problem("devices", "list at least two devices, or none for all devices");
-      devices = d.devices();
-    }
-    return new AllreduceSettings(
-        node.list("sizes", d.sizes(), ConfigLoader::fp16MessageSize, false),
-        node.integer("warmup", d.warmup(), 0, 10_000),
-        node.integer("iterations", d.iterations(), 1, 100_000),
-        devices);
-  }
-
-  /** An allreduce message size: fp16 elements, so a whole number of 2-byte elements. */
-  private static long fp16MessageSize(String text) {
-    long size = ByteSize.parse(text);
-    if (size % 2 != 0) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a multiple of 2 bytes (allreduce sends fp16 elements)");
-    }
-    return size;
   }
 }

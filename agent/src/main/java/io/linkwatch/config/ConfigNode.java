@@ -1,6 +1,7 @@
 package io.linkwatch.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.probe.SettingsSource;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -14,7 +15,7 @@ import java.util.function.Function;
  * the key ({@code probes.p2p.sizes[1]}). Keys nobody asked for are reported by {@link
  * #rejectUnknown()}: a typo is an error, never silently ignored.
  */
-final class ConfigNode {
+final class ConfigNode implements SettingsSource {
   private final String path;
   private final JsonNode node;
   private final Problems problems;
@@ -35,7 +36,8 @@ final class ConfigNode {
   }
 
   /** Reports a problem with the value under {@code key} that no single-value parse can see. */
-  void problem(String key, String reason) {
+  @Override
+  public void problem(String key, String reason) {
     problems.add(child(key), reason);
   }
 
@@ -60,7 +62,8 @@ final class ConfigNode {
   }
 
   /** Reads a scalar with {@code parse}, or {@code fallback} when absent or invalid. */
-  <T> T scalar(String key, T fallback, Function<String, T> parse) {
+  @Override
+  public <T> T scalar(String key, T fallback, Function<String, T> parse) {
     if (!has(key)) {
       return fallback;
     }
@@ -90,7 +93,8 @@ final class ConfigNode {
     return v.asBoolean();
   }
 
-  int integer(String key, int fallback, int min, int max) {
+  @Override
+  public int integer(String key, int fallback, int min, int max) {
     if (!has(key)) {
       return fallback;
     }
@@ -128,7 +132,9 @@ final class ConfigNode {
    * Reads a list of scalars, each with {@code parse}. A single scalar is taken as a one-element
    * list, so {@code sizes: 1GiB} works as well as {@code sizes: [1GiB]}.
    */
-  <T> List<T> list(String key, List<T> fallback, Function<String, T> parse, boolean allowEmpty) {
+  @Override
+  public <T> List<T> list(
+      String key, List<T> fallback, Function<String, T> parse, boolean allowEmpty) {
     if (!has(key)) {
       return fallback;
     }

@@ -1,7 +1,7 @@
 package io.linkwatch.config;
 
-import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 
 /**

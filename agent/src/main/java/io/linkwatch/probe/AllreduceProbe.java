@@ -46,6 +46,9 @@ import java.util.stream.IntStream;
  * sizeBytes=1073741824, algBytesPerSecond=1.051e11, busBytesPerSecond=1.051e11]}.
  */
 public final class AllreduceProbe implements Probe {
+  /** The probe's config key and {@code probe} label. */
+  public static final String ID = "allreduce";
+
   /** Rank threads are named this plus the device id, e.g. {@code linkwatch-allreduce-rank-1}. */
   public static final String THREAD_PREFIX = "linkwatch-allreduce-rank-";
 
@@ -63,7 +66,7 @@ public final class AllreduceProbe implements Probe {
   public ProbeRun run(ProbeContext context) {
     DeviceRuntime runtime = context.runtime();
     int found = runtime.deviceCount();
-    String probe = ProbeKind.ALLREDUCE.id();
+    String probe = ID;
     List<Integer> devices = settings.devices();
     if (devices.isEmpty()) {
       if (found < 2) {

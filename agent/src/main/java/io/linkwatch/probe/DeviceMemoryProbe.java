@@ -23,6 +23,9 @@ import java.util.List;
  * sizeBytes=1073741824, bytesPerSecond=6.18e11]}.
  */
 public final class DeviceMemoryProbe implements Probe {
+  /** The probe's config key and {@code probe} label. */
+  public static final String ID = "device_memory";
+
   private final DeviceMemorySettings settings;
 
   public DeviceMemoryProbe(DeviceMemorySettings settings) {
@@ -36,7 +39,7 @@ public final class DeviceMemoryProbe implements Probe {
 
   @Override
   public ProbeRun run(ProbeContext context) {
-    String probe = ProbeKind.DEVICE_MEMORY.id();
+    String probe = ID;
     long started = System.nanoTime();
     int count;
     try {

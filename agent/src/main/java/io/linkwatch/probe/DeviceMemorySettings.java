@@ -1,5 +1,6 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.util.ByteSize;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,8 +36,31 @@ public record DeviceMemorySettings(long size, int warmup, int iterations, List<I
     }
   }
 
+  public static final List<SettingOption> OPTIONS =
+      List.of(
+          SettingOption.single("size", "SIZE", "Copy size, e.g. 256MiB. Default: 1GiB."),
+          SettingOption.WARMUP,
+          SettingOption.ITERATIONS,
+          SettingOption.list("devices", "N", "Devices such as 0,1 (default: all)."));
+
+  /** The one reader of these settings, for the config file and the CLI. */
+  public static DeviceMemorySettings read(SettingsSource in) {
+    DeviceMemorySettings d = DEFAULTS;
+    return new DeviceMemorySettings(
+        in.scalar("size", d.size(), ByteSize::parse),
+        in.integer("warmup", d.warmup(), 0, 10_000),
+        in.integer("iterations", d.iterations(), 1, 100_000),
+        in.list("devices", d.devices(), Distinct.devices(), true));
+  }
+
   @Override
   public Probe newProbe() {
     return new DeviceMemoryProbe(this);
+  }
+
+  @Override
+  public void preflight(Preflight check) {
+    check.devicesExist("devices", devices);
+    check.sizesFit("size", List.of(size));
   }
 }

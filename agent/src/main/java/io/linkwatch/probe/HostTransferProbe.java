@@ -63,6 +63,9 @@ import org.slf4j.LoggerFactory;
  * stream and event is released and the thread's CPU mask restored on every path.
  */
 public final class HostTransferProbe implements Probe {
+  /** The probe's config key and {@code probe} label. */
+  public static final String ID = "host_transfer";
+
   static final String UNKNOWN_NODE = "unknown";
   static final String MMAP = "mmap";
   static final String HOST_REGISTER = "aclrtHostRegisterV2";
@@ -122,7 +125,7 @@ public final class HostTransferProbe implements Probe {
 
   @Override
   public ProbeRun run(ProbeContext context) {
-    String probe = ProbeKind.HOST_TRANSFER.id();
+    String probe = ID;
     long started = System.nanoTime();
     NumaTopology topology;
     try {

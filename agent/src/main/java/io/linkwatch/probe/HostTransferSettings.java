@@ -1,8 +1,10 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.host.CpuList;
+import io.linkwatch.host.HostException;
 import io.linkwatch.host.NumaNode;
 import io.linkwatch.host.NumaTopology;
+import io.linkwatch.util.ByteSize;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,9 +47,60 @@ public record HostTransferSettings(
     }
   }
 
+  public static final List<SettingOption> OPTIONS =
+      List.of(
+          SettingOption.list("sizes", "SIZE", "Copy sizes, e.g. 4MiB,64MiB,1GiB. Default: 64MiB."),
+          SettingOption.WARMUP,
+          SettingOption.ITERATIONS,
+          SettingOption.list("devices", "N", "Devices to probe, e.g. 0 or 0,1 (default: all)."),
+          SettingOption.list(
+              "nodes", "NODE", "NUMA nodes to run on, e.g. 0,1 (default: every node with CPUs)."),
+          SettingOption.list(
+              "memory", "KIND", "pinned, pageable or both (default: pinned,pageable)."));
+
+  /**
+   * The one reader of these settings, for the config file and the CLI. Only the form of nodes is
+   * checked here; whether they exist and have CPUs is checked where the probe runs (see above).
+   */
+  public static HostTransferSettings read(SettingsSource in) {
+    HostTransferSettings d = DEFAULTS;
+    return new HostTransferSettings(
+        in.list("sizes", d.sizes(), Distinct.sizes(ByteSize::parse), false),
+        in.integer("warmup", d.warmup(), 0, 10_000),
+        in.integer("iterations", d.iterations(), 1, 100_000),
+        in.list("devices", d.devices(), Distinct.devices(), true),
+        in.list(
+            "nodes", d.nodes(), Distinct.of(HostTransferSettings::parseNode, "NUMA node"), true),
+        in.list(
+            "memory",
+            d.memory(),
+            Distinct.of(HostTransferSettings::parseMemory, "memory kind"),
+            false));
+  }
+
   @Override
   public Probe newProbe() {
     return new HostTransferProbe(this);
+  }
+
+  /** On the machine that runs it, a node must exist and have CPUs. */
+  @Override
+  public void preflight(Preflight check) {
+    check.devicesExist("devices", devices);
+    check.sizesFit("sizes", sizes);
+    if (nodes.isEmpty()) {
+      return;
+    }
+    NumaTopology topology;
+    try {
+      topology = NumaTopology.read(check.host());
+    } catch (HostException e) {
+      check.problem("nodes", "cannot read the NUMA topology: " + e.getMessage());
+      return;
+    }
+    for (int n : nodes) {
+      nodeProblem(n, topology).ifPresent(reason -> check.problem("nodes", reason));
+    }
   }
 
   /** A memory kind as written in the config or on the command line. */

@@ -22,6 +22,9 @@ import java.util.List;
  * bytesPerSecond=1.55e11, secondsPerCopy=0.00173]}.
  */
 public final class P2pProbe implements Probe {
+  /** The probe's config key and {@code probe} label. */
+  public static final String ID = "p2p";
+
   private final P2pSettings settings;
 
   public P2pProbe(P2pSettings settings) {
@@ -33,7 +36,7 @@ public final class P2pProbe implements Probe {
     DeviceRuntime runtime = context.runtime();
     int devices = runtime.deviceCount();
     if (devices < 2) {
-      return ProbeRun.notApplicable(ProbeKind.P2P.id(), "p2p needs two devices, found " + devices);
+      return ProbeRun.notApplicable(ID, "p2p needs two devices, found " + devices);
     }
     List<DevicePair> pairs =
         settings.pairs().isEmpty() ? DevicePair.all(devices) : settings.pairs();
@@ -51,7 +54,7 @@ public final class P2pProbe implements Probe {
                   List.of(pair.src(), pair.dst()),
                   () -> measure(context, topology, pair, devices)));
     }
-    return ProbeRun.of(ProbeKind.P2P.id(), results);
+    return ProbeRun.of(ID, results);
   }
 
   private TargetResult measure(

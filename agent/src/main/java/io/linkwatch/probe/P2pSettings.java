@@ -1,5 +1,6 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.util.ByteSize;
 import java.util.List;
 
 /**
@@ -16,8 +17,33 @@ public record P2pSettings(List<Long> sizes, int warmup, int iterations, List<Dev
     pairs = List.copyOf(pairs);
   }
 
+  public static final List<SettingOption> OPTIONS =
+      List.of(
+          SettingOption.list("sizes", "SIZE", "Copy sizes, e.g. 1MiB,64MiB,1GiB. Default: 256MiB."),
+          SettingOption.WARMUP,
+          SettingOption.ITERATIONS,
+          SettingOption.list("pairs", "PAIR", "Pairs such as 0->1 (default: all)."));
+
+  /** The one reader of these settings, for the config file and the CLI. */
+  public static P2pSettings read(SettingsSource in) {
+    P2pSettings d = DEFAULTS;
+    return new P2pSettings(
+        in.list("sizes", d.sizes(), Distinct.sizes(ByteSize::parse), false),
+        in.integer("warmup", d.warmup(), 0, 10_000),
+        in.integer("iterations", d.iterations(), 1, 100_000),
+        in.list("pairs", d.pairs(), Distinct.of(DevicePair::parse, "pair"), true));
+  }
+
   @Override
   public Probe newProbe() {
     return new P2pProbe(this);
+  }
+
+  @Override
+  public void preflight(Preflight check) {
+    check.devicesExist(
+        "pairs",
+        pairs.stream().flatMap(p -> java.util.stream.Stream.of(p.src(), p.dst())).toList());
+    check.sizesFit("sizes", sizes);
   }
 }

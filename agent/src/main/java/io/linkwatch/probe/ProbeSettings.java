@@ -1,25 +1,19 @@
 package io.linkwatch.probe;
 
-import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * A probe's own settings (sizes, iterations, targets); the schedule lives in the agent's config.
- * Settings travel to the worker process as JSON, tagged by {@code type}.
+ * Settings travel to the worker process as JSON, tagged by {@code type}, the class's simple name;
+ * the types are registered from the probes' descriptors ({@code ProbeKind.JSON}).
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
-@JsonSubTypes({
-  @JsonSubTypes.Type(P2pSettings.class),
-  @JsonSubTypes.Type(AllreduceSettings.class),
-  @JsonSubTypes.Type(HostTransferSettings.class),
-  @JsonSubTypes.Type(DeviceMemorySettings.class),
-  @JsonSubTypes.Type(TopologySettings.class)
-})
-public sealed interface ProbeSettings
-    permits P2pSettings,
-        AllreduceSettings,
-        HostTransferSettings,
-        DeviceMemorySettings,
-        TopologySettings {
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+public interface ProbeSettings {
   Probe newProbe();
+
+  /**
+   * Checks the settings against this machine before a one-shot run (devices that exist, sizes that
+   * fit); problems go to {@code check} under their setting's key.
+   */
+  default void preflight(Preflight check) {}
 }

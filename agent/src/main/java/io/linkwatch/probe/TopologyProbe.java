@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * {@code numa_node} file cannot be found from it (DCMI's PCIe info could, later).
  */
 public final class TopologyProbe implements Probe {
+  /** The probe's config key and {@code probe} label. */
+  public static final String ID = "topology";
+
   /** The target that carries the link matrix. */
   public static final String LINKS_TARGET = "links";
 
@@ -38,7 +41,7 @@ public final class TopologyProbe implements Probe {
 
   @Override
   public ProbeRun run(ProbeContext context) {
-    String probe = ProbeKind.TOPOLOGY.id();
+    String probe = ID;
     long started = System.nanoTime();
     DeviceRuntime runtime = context.runtime();
     int count;

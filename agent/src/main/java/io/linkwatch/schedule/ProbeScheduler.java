@@ -1,7 +1,7 @@
 package io.linkwatch.schedule;
 
 import io.linkwatch.config.ProbeConfig;
-import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.registry.ProbeKind;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HashSet;

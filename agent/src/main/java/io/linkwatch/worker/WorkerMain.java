@@ -8,6 +8,7 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.probe.topology.FallbackTopologySource;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.util.Json;
@@ -30,7 +31,7 @@ public final class WorkerMain {
   private WorkerMain() {}
 
   public static int run(InputStream in, PrintStream out) throws IOException {
-    WorkerRequest request = Json.MAPPER.readValue(in, WorkerRequest.class);
+    WorkerRequest request = ProbeKind.JSON.readValue(in, WorkerRequest.class);
     ProbeRun result = execute(request);
     out.println(Json.MAPPER.writeValueAsString(result));
     out.flush();

@@ -3,6 +3,7 @@ package io.linkwatch.worker;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.util.Durations;
 import io.linkwatch.util.Json;
 import java.io.BufferedReader;
@@ -95,7 +96,7 @@ public final class WorkerProcess implements ProbeRunner {
       if (status != 0 || json.isBlank()) {
         return failed(request.probe(), knownTargets, Outcome.ERROR, describeExit(status), started);
       }
-      return Json.MAPPER.readValue(json, ProbeRun.class);
+      return ProbeKind.JSON.readValue(json, ProbeRun.class);
     } catch (InterruptedException e) {
       kill(process);
       Thread.currentThread().interrupt();

@@ -165,9 +165,9 @@ class CliTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "0|linkwatch: Invalid value for option '--sizes' (<sizes>): '0' is not a size: it must be above 0",
-        "-1|linkwatch: Invalid value for option '--sizes' (<sizes>): '-1' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
-        "12XB|linkwatch: Invalid value for option '--sizes' (<sizes>): '12XB' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
+        "0|linkwatch: --sizes: '0' is not a size: it must be above 0",
+        "-1|linkwatch: --sizes: '-1' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
+        "12XB|linkwatch: --sizes: '12XB' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)",
         "128GiB|linkwatch: --sizes: 128GiB is more than device 0's memory (64GiB)"
       })
   void badSizesAreOneLineAndExitTwo(String size, String message) {
@@ -181,7 +181,7 @@ class CliTest {
   void badIterationsExitTwo() {
     Run r = cli("probe", "p2p", "--backend", "sim", "--iterations", "0");
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("linkwatch: --iterations must be at least 1, not 0\n");
+    assertThat(r.err()).isEqualTo("linkwatch: --iterations: must be between 1 and 100000, not 0\n");
   }
 
   /** This machine has no CANN: the real backend is one clear line, exit 2, no stack trace. */

@@ -7,7 +7,7 @@ import io.linkwatch.probe.SimFaults;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.util.Json;
+import io.linkwatch.registry.ProbeKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,7 +31,7 @@ class ProbeAllreduceCommandTest {
   }
 
   private int execute(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     cli.setExecutionExceptionHandler(new ErrorHandler());
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
@@ -43,7 +43,7 @@ class ProbeAllreduceCommandTest {
     all.addAll(List.of(args));
     int rc = execute(all.toArray(String[]::new));
     assertThat(rc).as("stderr: %s", err).isZero();
-    return Json.MAPPER.readValue(out.toString(), ProbeRun.class);
+    return ProbeKind.JSON.readValue(out.toString(), ProbeRun.class);
   }
 
   @Test
@@ -99,8 +99,8 @@ class ProbeAllreduceCommandTest {
     assertThat(rc).isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString())
         .isEqualTo(
-            "linkwatch: --sizes: 1001 is not a multiple of 2 bytes"
-                + " (allreduce sends fp16 elements)\n");
+            "linkwatch: --sizes: '1001' is not a multiple of 2 bytes"
+                + " (the collectives send fp16 elements)\n");
   }
 
   @Test
@@ -111,8 +111,8 @@ class ProbeAllreduceCommandTest {
         .isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString())
         .isEqualTo(
-            "linkwatch: --devices: list at least two devices, or leave it out for all\n"
-                + "linkwatch: --devices: device 0 listed twice\n");
+            "linkwatch: --devices: list at least two devices, or none for all devices\n"
+                + "linkwatch: --devices: device 0 is listed twice\n");
   }
 
   @Test
@@ -144,7 +144,7 @@ class ProbeAllreduceCommandTest {
 
     assertThat(p.exitValue()).as("stderr: %s", stderr).isZero();
     assertThat(stderr).contains("linkwatch: skipped: allreduce needs two devices, found 1");
-    ProbeRun run = Json.MAPPER.readValue(stdout, ProbeRun.class);
+    ProbeRun run = ProbeKind.JSON.readValue(stdout, ProbeRun.class);
     assertThat(run.targets()).isEmpty();
     assertThat(run.skippedBecause()).isEqualTo("allreduce needs two devices, found 1");
   }

@@ -28,7 +28,7 @@ class ProbeHostTransferCommandTest {
 
   /** The whole command line, as {@link Main#execute} builds it. */
   private int linkwatch(String... args) {
-    return execute(new CommandLine(new Main()), args);
+    return execute(Main.commandLine(), args);
   }
 
   @Test
@@ -53,11 +53,7 @@ class ProbeHostTransferCommandTest {
 
     int code =
         execute(
-            new CommandLine(new ProbeHostTransferCommand(paths)),
-            "--backend",
-            "sim",
-            "--nodes",
-            "1");
+            Main.commandLine(paths), "probe", "host-transfer", "--backend", "sim", "--nodes", "1");
 
     assertThat(code).isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString())
@@ -71,13 +67,13 @@ class ProbeHostTransferCommandTest {
   void badMemoryKindAndDeviceAreUsageErrors() {
     assertThat(linkwatch("probe", "host-transfer", "--backend", "sim", "--memory", "huge"))
         .isEqualTo(Main.EXIT_USAGE);
-    assertThat(linkwatch("probe", "host-transfer", "--backend", "sim", "--device", "9"))
+    assertThat(linkwatch("probe", "host-transfer", "--backend", "sim", "--devices", "9"))
         .isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString())
         .isEqualTo(
             "linkwatch: --memory: 'huge' is not a kind of host memory (use pinned or pageable)"
                 + System.lineSeparator()
-                + "linkwatch: --device: no device 9 (found 2)"
+                + "linkwatch: --devices: no device 9 (found 2)"
                 + System.lineSeparator());
   }
 
@@ -89,7 +85,7 @@ class ProbeHostTransferCommandTest {
             "host-transfer",
             "--backend",
             "sim",
-            "--device",
+            "--devices",
             "0",
             "--nodes",
             "0",
@@ -134,7 +130,7 @@ class ProbeHostTransferCommandTest {
                         "mmap"))
             .toList();
 
-    assertThat(ProbeHostTransferCommand.spreadLines(ms))
+    assertThat(HostTransferTable.spreadLines(ms))
         .containsExactly(
             "pageable H2D, device 0, 1GiB: best node 0 (24.9 GB/s), worst node 1 (6.6 GB/s): 73 %"
                 + " lower");

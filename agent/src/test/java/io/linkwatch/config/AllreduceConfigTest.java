@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class AllreduceConfigTest {
       delimiter = '|',
       value = {
         "sizes: [1KiB, 1001]  | probes.allreduce.sizes[1]: '1001' is not a multiple of 2 bytes"
-            + " (allreduce sends fp16 elements)",
+            + " (the collectives send fp16 elements)",
         "sizes: []            | probes.allreduce.sizes: must not be empty",
         "sizes: 0             | probes.allreduce.sizes: '0' is not a size: it must be above 0",
         "devices: [0]         | probes.allreduce.devices: list at least two devices, or none for"

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
-import io.linkwatch.probe.ProbeKind;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import java.nio.file.Files;
 import java.nio.file.Path;

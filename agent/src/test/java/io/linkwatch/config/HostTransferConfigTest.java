@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.probe.HostTransferSettings;
-import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.util.Json;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +43,7 @@ class HostTransferConfigTest {
                     warmup: 5
                     iterations: 20
                     devices: [0]
-                    nodes: [0, 6, 6]
+                    nodes: [0, 6]
                     memory: pageable
                 """))
         .isEqualTo(
@@ -93,6 +93,6 @@ class HostTransferConfigTest {
             List.of(1L << 20), 1, 2, List.of(1), List.of(3), List.of("pinned"));
     String json = Json.MAPPER.writeValueAsString(s);
     assertThat(json).contains("\"type\":\"HostTransferSettings\"");
-    assertThat(Json.MAPPER.readValue(json, ProbeSettings.class)).isEqualTo(s);
+    assertThat(ProbeKind.JSON.readValue(json, ProbeSettings.class)).isEqualTo(s);
   }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.probe.DeviceMemorySettings;
-import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.TopologySettings;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.util.Json;
 import java.time.Duration;
 import java.util.List;
@@ -106,7 +106,7 @@ class ProbeSettingsConfigTest {
             new DeviceMemorySettings(256L << 20, 1, 3, List.of(0, 1)),
             (ProbeSettings) new TopologySettings())) {
       String json = Json.MAPPER.writeValueAsString(s);
-      assertThat(Json.MAPPER.readValue(json, ProbeSettings.class)).isEqualTo(s);
+      assertThat(ProbeKind.JSON.readValue(json, ProbeSettings.class)).isEqualTo(s);
     }
   }
 }

@@ -15,8 +15,10 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.testing.Promtool;
+import io.linkwatch.util.Durations;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
@@ -28,6 +30,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,25 +46,19 @@ class GoldenExpositionTest {
   static String scrape(ResultStore store) throws Exception {
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
-        new LinkwatchCollector(
-            store,
-            Map.of(
-                "p2p",
-                300.0,
-                "allreduce",
-                300.0,
-                "host_transfer",
-                600.0,
-                "device_memory",
-                600.0,
-                "topology",
-                3600.0),
-            "1.2.3",
-            "sim",
-            86400));
+        new LinkwatchCollector(store, ProbeKind::write, defaultIntervals(), "1.2.3", "sim", 86400));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Every probe's default interval, so every probe has its interval series. */
+  static Map<String, Double> defaultIntervals() {
+    Map<String, Double> intervals = new TreeMap<>();
+    for (ProbeKind kind : ProbeKind.values()) {
+      intervals.put(kind.id(), (double) Durations.parse(kind.defaultInterval()).toSeconds());
+    }
+    return intervals;
   }
 
   static ResultStore fixedStore() {
@@ -254,5 +253,22 @@ class GoldenExpositionTest {
         .doesNotContain(
             "linkwatch_probe_deferred_since_timestamp_seconds{probe=\"p2p\",target=\"0->1\"}");
     assertThat(store.deferredTargets("p2p")).containsExactly("1->0");
+  }
+
+  /**
+   * The golden file is the metric contract the dashboard checker reads: it must show every type.
+   */
+  @Test
+  void theFixtureHasEveryRegisteredKindOfMeasurement() {
+    Set<Class<?>> inFixture =
+        fixedStore().statuses().stream()
+            .flatMap(t -> t.measurements().stream())
+            .map(Object::getClass)
+            .collect(Collectors.toSet());
+    for (ProbeKind kind : ProbeKind.values()) {
+      assertThat(inFixture)
+          .as(kind + "'s measurement types in the golden fixture")
+          .containsAll(kind.descriptor().measurementTypes());
+    }
   }
 }

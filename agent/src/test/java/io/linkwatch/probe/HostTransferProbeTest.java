@@ -15,6 +15,7 @@ import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
@@ -401,7 +402,7 @@ class HostTransferProbeTest {
                         "aclrtHostRegisterV2",
                         true))));
     String json = Json.MAPPER.writeValueAsString(run);
-    assertThat(Json.MAPPER.readValue(json, ProbeRun.class)).isEqualTo(run);
+    assertThat(ProbeKind.JSON.readValue(json, ProbeRun.class)).isEqualTo(run);
   }
 
   @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linkwatch.probe.result.HostBufferPages;
 import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.util.Json;
+import io.linkwatch.registry.ProbeKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ class HostTransferUnknownPlacementTest {
 
     List<ProbeRun> runs = new ArrayList<>();
     for (String line : out.strip().split("\n")) {
-      runs.add(Json.MAPPER.readValue(line, ProbeRun.class));
+      runs.add(ProbeKind.JSON.readValue(line, ProbeRun.class));
     }
     assertThat(runs).hasSize(2);
     for (ProbeRun run : runs) {

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.ProbeKind;
 import io.linkwatch.probe.SimFaults;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.topology.CommandTopologySource;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import java.time.Duration;
 import java.util.List;

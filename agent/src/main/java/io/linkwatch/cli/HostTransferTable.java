@@ -1,14 +1,11 @@
 package io.linkwatch.cli;
 
-import io.linkwatch.host.HostException;
-import io.linkwatch.host.HostPaths;
-import io.linkwatch.host.NumaTopology;
 import io.linkwatch.probe.HostTransferSettings;
+import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.result.HostBufferPages;
 import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.util.ByteSize;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -17,14 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code linkwatch probe host-transfer}: one row per device, CPU node, memory kind and size, as in
@@ -38,112 +28,10 @@ import picocli.CommandLine.Spec;
  * pageable H2D, device 0, 64MiB: best node 0 (24.7 GB/s), worst node 1 (6.6 GB/s): 73 % lower
  * </pre>
  */
-@Command(
-    name = "host-transfer",
-    mixinStandardHelpOptions = true,
-    description =
-        "H2D and D2H bandwidth per device and NUMA node, pinned and pageable, with where the"
-            + " buffer's pages really were.")
-final class ProbeHostTransferCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-  @Mixin ProbeOptions options;
-  @Mixin Repetitions repetitions;
-
-  @Option(
-      names = "--device",
-      split = ",",
-      paramLabel = "N",
-      description = "Devices to probe, e.g. 0 or 0,1 (default: all).")
-  List<Integer> devices = List.of();
-
-  @Option(
-      names = "--nodes",
-      split = ",",
-      paramLabel = "NODE",
-      description = "NUMA nodes to run on, e.g. 0,1 (default: every node with CPUs).")
-  List<Integer> nodes = List.of();
-
-  @Option(
-      names = "--memory",
-      split = ",",
-      paramLabel = "KIND",
-      description = "pinned, pageable or both (default: pinned,pageable).")
-  List<String> memory = HostTransferSettings.DEFAULTS.memory();
-
-  @Option(
-      names = "--sizes",
-      split = ",",
-      converter = SizeConverter.class,
-      description = "Copy sizes, e.g. 4MiB,64MiB,1GiB. Default: 64MiB.")
-  List<Long> sizes = HostTransferSettings.DEFAULTS.sizes();
-
-  private final HostPaths hostPaths;
-
-  ProbeHostTransferCommand() {
-    this(HostPaths.system());
-  }
-
-  ProbeHostTransferCommand(HostPaths hostPaths) {
-    this.hostPaths = hostPaths;
-  }
-
+public final class HostTransferTable implements ResultTable<HostTransferSettings> {
   @Override
-  public Integer call() {
-    int warmup = repetitions.warmup(HostTransferSettings.DEFAULTS.warmup());
-    int iterations = repetitions.iterations(HostTransferSettings.DEFAULTS.iterations());
-    for (int d : devices) {
-      if (d < 0) {
-        throw new UsageException("--device: " + d + " is not a device number (use 0, 1, ...)");
-      }
-    }
-    List<String> kinds = new ArrayList<>();
-    for (String m : memory) {
-      try {
-        kinds.add(HostTransferSettings.parseMemory(m));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--memory: " + e.getMessage());
-      }
-    }
-    checkNodes();
-    HostTransferSettings settings =
-        new HostTransferSettings(sizes, warmup, iterations, devices, nodes, kinds);
-    try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
-      int count = runtime.deviceCount();
-      for (int d : devices) {
-        if (d >= count) {
-          throw new UsageException("--device: no device " + d + " (found " + count + ")");
-        }
-      }
-      Runtimes.checkSizesFit(runtime, sizes, "--sizes");
-      return OneShot.run(
-          runtime,
-          options,
-          spec,
-          settings.newProbe(),
-          run -> print(run, spec.commandLine().getOut()));
-    }
-  }
-
-  /** A node that does not exist here or has no CPUs is a usage error, before any device work. */
-  private void checkNodes() {
-    if (nodes.isEmpty()) {
-      return;
-    }
-    NumaTopology topology;
-    try {
-      topology = NumaTopology.read(hostPaths);
-    } catch (HostException e) {
-      throw new UsageException("--nodes: cannot read the NUMA topology: " + e.getMessage());
-    }
-    for (int n : nodes) {
-      if (n < 0) {
-        throw new UsageException("--nodes: " + n + " is not a NUMA node number (use 0, 1, ...)");
-      }
-      Optional<String> problem = HostTransferSettings.nodeProblem(n, topology);
-      if (problem.isPresent()) {
-        throw new UsageException("--nodes: " + problem.get());
-      }
-    }
+  public void print(ProbeRun run, HostTransferSettings settings, PrintWriter out) {
+    print(run, out);
   }
 
   /** One table row: the two directions of one buffer. */

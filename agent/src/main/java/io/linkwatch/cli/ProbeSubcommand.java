@@ -1,0 +1,95 @@
+package io.linkwatch.cli;
+
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.Preflight;
+import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.SettingOption;
+import io.linkwatch.registry.ProbeDescriptor;
+import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.DeviceRuntime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * {@code linkwatch probe NAME}, built from the probe's descriptor: one option per setting (the
+ * config key, dashed: {@code sizes} is {@code --sizes}), read by the probe's own settings reader,
+ * checked against this machine ({@link ProbeSettings#preflight}), then one run in this process,
+ * printed with the probe's table or as JSON. A probe gets its command by being in {@link
+ * ProbeKind}; nothing here names a probe.
+ */
+final class ProbeSubcommand implements Callable<Integer> {
+  private final ProbeKind kind;
+  private final HostPaths hostPaths;
+  private final ProbeOptions options = new ProbeOptions();
+  private CommandSpec spec;
+
+  private ProbeSubcommand(ProbeKind kind, HostPaths hostPaths) {
+    this.kind = kind;
+    this.hostPaths = hostPaths;
+  }
+
+  /** The command for {@code kind}; {@code hostPaths} is where NUMA nodes are looked up. */
+  static CommandLine create(ProbeKind kind, HostPaths hostPaths) {
+    ProbeSubcommand command = new ProbeSubcommand(kind, hostPaths);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
+    spec.name(kind.cliName()).mixinStandardHelpOptions(true).versionProvider(new VersionProvider());
+    String description = kind.description();
+    spec.usageMessage()
+        .description(Character.toUpperCase(description.charAt(0)) + description.substring(1) + ".");
+    spec.addMixin("probeOptions", CommandSpec.forAnnotatedObject(command.options));
+    for (SettingOption o : kind.descriptor().options()) {
+      OptionSpec.Builder b =
+          OptionSpec.builder(o.optionName()).paramLabel(o.label()).description(o.help());
+      if (o.list()) {
+        b.type(List.class).auxiliaryTypes(String.class).splitRegex(",");
+      } else {
+        b.type(String.class);
+      }
+      spec.addOption(b.build());
+    }
+    command.spec = spec;
+    return new CommandLine(spec);
+  }
+
+  @Override
+  public Integer call() {
+    ProbeDescriptor<?> descriptor = kind.descriptor();
+    CliSettings given = new CliSettings(givenValues(descriptor));
+    ProbeSettings settings = descriptor.read(given);
+    given.throwIfProblems();
+    try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
+      settings.preflight(new Preflight(runtime, hostPaths, given::problem));
+      given.throwIfProblems();
+      CommandLine cli = spec.commandLine();
+      return OneShot.run(
+          runtime,
+          options,
+          spec,
+          settings.newProbe(),
+          run -> descriptor.print(run, settings, cli.getOut()));
+    }
+  }
+
+  /** The options the user gave, by config key; unset options are absent. */
+  private Map<String, List<String>> givenValues(ProbeDescriptor<?> descriptor) {
+    Map<String, List<String>> given = new LinkedHashMap<>();
+    for (SettingOption o : descriptor.options()) {
+      OptionSpec option = spec.findOption(o.optionName());
+      Object value = option.getValue();
+      if (value == null) {
+        continue;
+      }
+      if (value instanceof List<?> list) {
+        given.put(o.key(), list.stream().map(String::valueOf).toList());
+      } else {
+        given.put(o.key(), List.of(String.valueOf(value)));
+      }
+    }
+    return given;
+  }
+}

@@ -1,0 +1,102 @@
+package io.linkwatch.metrics;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every probe's health, per target, whatever it measures, e.g.
+ *
+ * <pre>
+ * linkwatch_probe_success{probe="p2p",target="0->1"} 1.0
+ * linkwatch_probe_runs_total{probe="p2p",result="skipped_device_busy",target="0->1"} 3.0
+ * linkwatch_probe_interval_seconds{probe="p2p"} 300.0
+ * </pre>
+ */
+final class HealthMetrics {
+  static final String SUCCESS = "linkwatch_probe_success";
+  static final String DURATION = "linkwatch_probe_duration_seconds";
+  static final String LAST_SUCCESS = "linkwatch_probe_last_success_timestamp_seconds";
+  static final String DEFERRED = "linkwatch_probe_deferred";
+  static final String DEFERRED_SINCE = "linkwatch_probe_deferred_since_timestamp_seconds";
+  static final String DEFERRED_ALERT_AFTER = "linkwatch_probe_deferred_alert_after_seconds";
+  static final String INTERVAL = "linkwatch_probe_interval_seconds";
+
+  /** A counter: the exposition appends {@code _total}. */
+  static final String RUNS = "linkwatch_probe_runs";
+
+  private HealthMetrics() {}
+
+  static void write(List<TargetStatus> statuses, MetricFamilies f) {
+    MetricFamilies.Gauge success =
+        f.gauge(SUCCESS, "1 if the probe's last run for the target succeeded.", null);
+    MetricFamilies.Gauge duration =
+        f.gauge(DURATION, "Wall time of the probe's last run for the target.", Unit.SECONDS);
+    MetricFamilies.Gauge lastSuccess =
+        f.gauge(LAST_SUCCESS, "Unix time of the probe's last successful run for the target.", null);
+    MetricFamilies.Gauge deferred =
+        f.gauge(
+            DEFERRED,
+            "1 while the target waits for an idle device: its last try was skipped or discarded"
+                + " because a device it needs ran other work.",
+            null);
+    MetricFamilies.Gauge deferredSince =
+        f.gauge(
+            DEFERRED_SINCE, "Unix time the target's current wait for an idle device began.", null);
+    for (TargetStatus s : statuses) {
+      String[] labels = {"probe", s.probe(), "target", s.target()};
+      success.add(s.succeeded() ? 1 : 0, labels);
+      duration.add(s.durationSeconds(), labels);
+      if (s.lastSuccessEpochSeconds() > 0) {
+        lastSuccess.add(s.lastSuccessEpochSeconds(), labels);
+      }
+      deferred.add(s.deferred() ? 1 : 0, labels);
+      if (s.deferred()) {
+        deferredSince.add(s.deferredSinceEpochSeconds(), labels);
+      }
+    }
+  }
+
+  /** What the alert rules need to know about the agent's own settings. */
+  static void writeSettings(
+      Map<String, Double> intervalSeconds, double deferredAlertAfterSeconds, MetricFamilies f) {
+    f.gauge(
+            DEFERRED_ALERT_AFTER,
+            "How long a target may wait for an idle device before alerts say so (busy.alert_after).",
+            Unit.SECONDS)
+        .add(deferredAlertAfterSeconds);
+    MetricFamilies.Gauge interval =
+        f.gauge(
+            INTERVAL,
+            "The probe's configured schedule, so alerts need no hard-coded periods.",
+            Unit.SECONDS);
+    intervalSeconds.forEach((probe, seconds) -> interval.add(seconds, "probe", probe));
+  }
+
+  static void writeRuns(Map<ResultStore.RunKey, Long> runCounts, MetricFamilies f) {
+    CounterSnapshot.Builder b =
+        CounterSnapshot.builder()
+            .name(RUNS)
+            .help(
+                "Probe runs by target and result (success, error, timeout, skipped_busy,"
+                    + " skipped_budget, skipped_device_busy, discarded_device_busy).");
+    runCounts.forEach(
+        (key, count) ->
+            b.dataPoint(
+                CounterDataPointSnapshot.builder()
+                    .labels(
+                        Labels.of(
+                            "probe",
+                            key.probe(),
+                            "result",
+                            key.result().label(),
+                            "target",
+                            key.target()))
+                    .value(count)
+                    .build()));
+    f.add(b.build());
+  }
+}

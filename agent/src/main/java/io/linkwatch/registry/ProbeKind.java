@@ -1,0 +1,210 @@
+package io.linkwatch.registry;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linkwatch.cli.AllreduceTable;
+import io.linkwatch.cli.DeviceMemoryTable;
+import io.linkwatch.cli.HostTransferTable;
+import io.linkwatch.cli.P2pTable;
+import io.linkwatch.cli.TopologyTable;
+import io.linkwatch.metrics.AllreduceMetrics;
+import io.linkwatch.metrics.DeviceMemoryMetrics;
+import io.linkwatch.metrics.HostTransferMetrics;
+import io.linkwatch.metrics.MetricFamilies;
+import io.linkwatch.metrics.P2pMetrics;
+import io.linkwatch.metrics.TopologyMetrics;
+import io.linkwatch.probe.AllreduceProbe;
+import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.DeviceMemoryProbe;
+import io.linkwatch.probe.DeviceMemorySettings;
+import io.linkwatch.probe.HostTransferProbe;
+import io.linkwatch.probe.HostTransferSettings;
+import io.linkwatch.probe.P2pProbe;
+import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.TopologyProbe;
+import io.linkwatch.probe.TopologySettings;
+import io.linkwatch.probe.result.AllreduceBusBandwidth;
+import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.DeviceMemoryBandwidth;
+import io.linkwatch.probe.result.HostBufferPages;
+import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.result.LinkInfo;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.util.Json;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one list of probes, and each probe's registration: config keys ({@code probes.p2p}), CLI
+ * commands ({@code probe p2p}), the JSON types that cross the worker boundary, the metric writers
+ * and the {@code probe} label of every health series all derive from the descriptors here. Adding a
+ * probe is adding a constant (see the README's "Adding a probe").
+ */
+public enum ProbeKind {
+  P2P(
+      new ProbeDescriptor<>(
+          P2pProbe.ID,
+          "5m",
+          "copy bandwidth for every ordered device pair",
+          P2pSettings.class,
+          P2pSettings.DEFAULTS,
+          P2pSettings::read,
+          P2pSettings.OPTIONS,
+          List.of(ResultType.of(P2pBandwidth.class, P2pMetrics.WRITER)),
+          new P2pTable())),
+  ALLREDUCE(
+      new ProbeDescriptor<>(
+          AllreduceProbe.ID,
+          "5m",
+          "HCCL allreduce latency and bus bandwidth",
+          AllreduceSettings.class,
+          AllreduceSettings.DEFAULTS,
+          AllreduceSettings::read,
+          AllreduceSettings.OPTIONS,
+          List.of(
+              ResultType.of(AllreduceLatency.class, AllreduceMetrics.LATENCY_WRITER),
+              ResultType.of(AllreduceBusBandwidth.class, AllreduceMetrics.BUS_BANDWIDTH_WRITER)),
+          new AllreduceTable())),
+  DEVICE_MEMORY(
+      new ProbeDescriptor<>(
+          DeviceMemoryProbe.ID,
+          "10m",
+          "device-local copy bandwidth per device",
+          DeviceMemorySettings.class,
+          DeviceMemorySettings.DEFAULTS,
+          DeviceMemorySettings::read,
+          DeviceMemorySettings.OPTIONS,
+          List.of(ResultType.of(DeviceMemoryBandwidth.class, DeviceMemoryMetrics.WRITER)),
+          new DeviceMemoryTable())),
+  TOPOLOGY(
+      new ProbeDescriptor<>(
+          TopologyProbe.ID,
+          "1h",
+          "link type of every device pair, device inventory",
+          TopologySettings.class,
+          TopologySettings.DEFAULTS,
+          source -> TopologySettings.DEFAULTS,
+          List.of(),
+          List.of(
+              ResultType.of(LinkInfo.class, TopologyMetrics.LINK_WRITER),
+              ResultType.of(DeviceInfo.class, TopologyMetrics.DEVICE_WRITER)),
+          new TopologyTable())),
+  HOST_TRANSFER(
+      new ProbeDescriptor<>(
+          HostTransferProbe.ID,
+          "10m",
+          "H2D and D2H bandwidth, pinned and pageable, per device and NUMA node",
+          HostTransferSettings.class,
+          HostTransferSettings.DEFAULTS,
+          HostTransferSettings::read,
+          HostTransferSettings.OPTIONS,
+          List.of(
+              ResultType.of(HostTransferBandwidth.class, HostTransferMetrics.BANDWIDTH_WRITER),
+              ResultType.of(HostBufferPages.class, HostTransferMetrics.PAGES_WRITER)),
+          new HostTransferTable()));
+
+  private final ProbeDescriptor<?> descriptor;
+
+  ProbeKind(ProbeDescriptor<?> descriptor) {
+    this.descriptor = descriptor;
+    if (!descriptor.id().equals(name().toLowerCase(Locale.ROOT))) {
+      throw new IllegalStateException(
+          name() + "'s probe calls itself " + descriptor.id() + "; the two must match");
+    }
+  }
+
+  public ProbeDescriptor<?> descriptor() {
+    return descriptor;
+  }
+
+  /** The config key and metric label, e.g. {@code host_transfer}. */
+  public String id() {
+    return descriptor.id();
+  }
+
+  /** The CLI name, e.g. {@code host-transfer}. */
+  public String cliName() {
+    return id().replace('_', '-');
+  }
+
+  public ProbeSettings defaults() {
+    return descriptor.defaults();
+  }
+
+  public String defaultInterval() {
+    return descriptor.defaultInterval();
+  }
+
+  public String description() {
+    return descriptor.description();
+  }
+
+  public static Optional<ProbeKind> byId(String id) {
+    return Arrays.stream(values()).filter(k -> k.id().equals(id)).findFirst();
+  }
+
+  /** Measurement and settings types by JSON type id (the simple class name), from every probe. */
+  static final Map<String, Class<?>> JSON_TYPES = jsonTypes();
+
+  /**
+   * The JSON mapper that knows every probe's settings and measurement types, for reading what
+   * crosses the worker boundary ({@link Json#MAPPER} writes them alike but cannot read them).
+   */
+  public static final ObjectMapper JSON = jsonMapper();
+
+  private static ObjectMapper jsonMapper() {
+    ObjectMapper mapper = Json.MAPPER.copy();
+    mapper.registerSubtypes(JSON_TYPES.values().toArray(Class<?>[]::new));
+    return mapper;
+  }
+
+  private static final Map<Class<?>, ResultType<?>> RESULT_TYPES = resultTypes();
+
+  private static Map<String, Class<?>> jsonTypes() {
+    Map<String, Class<?>> types = new HashMap<>();
+    for (ProbeKind k : values()) {
+      register(types, k.descriptor.settingsType());
+      k.descriptor.measurementTypes().forEach(t -> register(types, t));
+    }
+    return Map.copyOf(types);
+  }
+
+  private static void register(Map<String, Class<?>> types, Class<?> type) {
+    Class<?> before = types.put(type.getSimpleName(), type);
+    if (before != null && before != type) {
+      throw new IllegalStateException(
+          "two probe types are called " + type.getSimpleName() + ": " + before + ", " + type);
+    }
+  }
+
+  private static Map<Class<?>, ResultType<?>> resultTypes() {
+    Map<Class<?>, ResultType<?>> writers = new HashMap<>();
+    for (ProbeKind k : values()) {
+      k.descriptor.results().forEach(r -> writers.put(r.type(), r));
+    }
+    return Map.copyOf(writers);
+  }
+
+  /**
+   * Writes {@code m}'s series with the writer its probe registered. A type no probe registered
+   * cannot get here: it could not have crossed the worker boundary as JSON.
+   */
+  public static void write(Measurement m, MetricFamilies families) {
+    ResultType<?> type = RESULT_TYPES.get(m.getClass());
+    if (type == null) {
+      throw new IllegalStateException(m.getClass().getName() + " has no metric writer");
+    }
+    type.write(m, families);
+  }
+
+  /** Whether some probe registered a writer for {@code type}. */
+  public static boolean hasWriter(Class<? extends Measurement> type) {
+    return RESULT_TYPES.containsKey(type);
+  }
+}

@@ -1,0 +1,53 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.Promtool;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every probe of {@link ProbeKind} runs in the agent (a real child process on the sim, small sizes)
+ * and shows its series on {@code /metrics}, which passes {@code promtool check metrics}: a probe
+ * that is registered but not wired into the agent fails here.
+ */
+class EveryProbeLiveTest {
+  static final String CONFIG =
+      """
+      probes:
+        p2p: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2}
+        allreduce: {every: 20s, deadline: 15s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
+        host_transfer: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2, nodes: [0]}
+        device_memory: {every: 20s, deadline: 15s, size: 4MiB, warmup: 1, iterations: 2}
+        topology: {every: 20s, deadline: 15s}
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void everyProbeRunsAndItsSeriesPassPromtool() throws Exception {
+    assertThat(Arrays.stream(ProbeKind.values()).map(ProbeKind::id))
+        .as("the config above names every probe")
+        .allSatisfy(id -> assertThat(CONFIG).contains("  " + id + ": {"));
+    try (AgentProcess agent = AgentProcess.start(dir, CONFIG, Map.of())) {
+      String[] needles =
+          Arrays.stream(ProbeKind.values())
+              .map(k -> "linkwatch_probe_success{probe=\"" + k.id() + "\"")
+              .toArray(String[]::new);
+      String text = agent.awaitMetrics(Duration.ofSeconds(60), needles);
+      for (ProbeKind kind : ProbeKind.values()) {
+        assertThat(text.lines().filter(l -> l.startsWith(needles[kind.ordinal()])))
+            .as(kind.id() + " succeeded everywhere")
+            .isNotEmpty()
+            .allSatisfy(l -> assertThat(l).endsWith(" 1.0"));
+      }
+      Promtool.assertCleanMetrics(text);
+    }
+  }
+}
