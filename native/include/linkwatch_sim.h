@@ -101,6 +101,7 @@ LW_EXPORT aclError aclrtSynchronizeDevice(void);
 LW_EXPORT aclError aclrtCreateEvent(aclrtEvent *event);
 LW_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
 LW_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+LW_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 LW_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event);
 LW_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 LW_EXPORT aclError aclrtDestroyEvent(aclrtEvent event);

@@ -7,6 +7,9 @@ device 1 memory 64GiB phy 3
 
 # die-to-die: ~0.22 ms per copy, ~187 GB/s at 2 GiB (seed 000)
 link 0 1 SIO bandwidth 190GB/s latency 0.21ms
+# both directions at once: no SIO figure is published, so this is an assumption,
+# the ratio of seed 002's A3 card matrix (HCCS): ~541 GB/s both ways, ~329 one way
+bidirectional 0 1 1.64
 # HBM clone, 1 GiB = 621 GB/s (seed 000)
 local bandwidth 621GB/s latency 0.01ms
 # pin_memory: NUMA-flat 58 / 41 GB/s (seed 004)

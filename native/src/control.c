@@ -34,7 +34,7 @@ static const char *const known_fns[] = {
     "aclInit", "aclFinalize", "aclrtSetDevice", "aclrtResetDevice", "aclrtGetDeviceCount",
     "aclrtGetDevice", "aclrtCreateStream", "aclrtDestroyStream", "aclrtSynchronizeStream",
     "aclrtSynchronizeStreamWithTimeout", "aclrtSynchronizeDevice", "aclrtCreateEvent",
-    "aclrtCreateEventWithFlag", "aclrtRecordEvent", "aclrtSynchronizeEvent",
+    "aclrtCreateEventWithFlag", "aclrtRecordEvent", "aclrtStreamWaitEvent", "aclrtSynchronizeEvent",
     "aclrtEventElapsedTime", "aclrtDestroyEvent", "aclrtMalloc", "aclrtFree", "aclrtMallocHost",
     "aclrtFreeHost", "aclrtMemcpy", "aclrtMemcpyAsync", "aclrtDeviceCanAccessPeer",
     "aclrtDeviceEnablePeerAccess", "aclrtDeviceDisablePeerAccess", "aclrtGetMemInfo",

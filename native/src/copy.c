@@ -101,6 +101,29 @@ static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src,
     return 0;
 }
 
+/* Whether a copy the other way over the same link runs when this one starts:
+ * it was issued on a stream of the same device (so both times are on one
+ * clock) and this copy's stream clock falls inside it.  The two then share the
+ * link, each getting bidirectional/2 of one direction's bandwidth; the first
+ * was charged at the full rate, which is exact for equal sizes started
+ * together (the pair ends when the second does).  Lock held. */
+static bool opposite_in_flight(const struct plan *pl)
+{
+    if (!pl->stream)
+        return false;
+    const struct lw_link_use *u = &lw.link_use[pl->dst_dev][pl->src_dev];
+    double t = pl->stream->clock;
+    return u->end > u->start && u->device == pl->stream->device && u->start <= t && t < u->end;
+}
+
+/* Remembers this copy's span for opposite_in_flight; lock held. */
+static void note_link_use(const struct plan *pl, double secs)
+{
+    if (pl->path == P_D2D && pl->src_dev != pl->dst_dev && pl->stream)
+        lw.link_use[pl->src_dev][pl->dst_dev] =
+            (struct lw_link_use){ pl->stream->device, pl->stream->clock, pl->stream->clock + secs };
+}
+
 /* Modeled seconds for the planned copy; lock held. */
 static double model_seconds(const struct plan *pl, size_t count, int cpu_node, int mem_node)
 {
@@ -113,6 +136,8 @@ static double model_seconds(const struct plan *pl, size_t count, int cpu_node, i
         if (pl->src_dev != pl->dst_dev) {
             path = p->link[pl->src_dev][pl->dst_dev].path;
             path.bandwidth *= lw_fault_link_scale(pl->src_dev, pl->dst_dev);
+            if (opposite_in_flight(pl))
+                path.bandwidth *= p->link[pl->src_dev][pl->dst_dev].bidirectional / 2;
         }
         break;
     case P_H2D:
@@ -160,8 +185,10 @@ static aclError do_copy(const char *fn, void *dst, size_t destMax, const void *s
     lw_lock();
     double secs = model_seconds(&pl, count, cpu_node, mem_node);
     /* The default streams are recreated by aclInit; only touch a live one. */
-    if (pl.stream && lw.initialized)
+    if (pl.stream && lw.initialized) {
+        note_link_use(&pl, secs);
         pl.stream->clock += secs;
+    }
     lw_unlock();
     return ACL_SUCCESS;
 }

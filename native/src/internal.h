@@ -26,7 +26,12 @@ struct lw_path {          /* one modeled path: seconds = latency + bytes / bandw
 struct lw_link {
     int type;             /* enum lw_link_type, LW_LINK_NONE when absent */
     struct lw_path path;
+    double bidirectional; /* both directions at once move this many times one direction */
 };
+
+/* Both directions of a link at once, over one direction alone: seed 002's A3
+ * card matrix (HCCS) reads ~541 GB/s both ways against ~329 GB/s one way. */
+#define LW_DEFAULT_BIDIRECTIONAL 1.64
 
 struct lw_pageable {
     int cpu_node, mem_node;
@@ -70,6 +75,10 @@ struct lw_state {
     bool peer[LW_MAX_DEVICES][LW_MAX_DEVICES];   /* peer[src][dst] enabled */
     int refcount[LW_MAX_DEVICES];
     struct lw_stream *default_stream[LW_MAX_DEVICES];
+    /* The last copy over each directed link, in the model time of the device
+     * whose stream ran it: a copy the other way that starts inside it shares
+     * the link (see copy.c). */
+    struct lw_link_use { int device; double start, end; } link_use[LW_MAX_DEVICES][LW_MAX_DEVICES];
 };
 extern struct lw_state lw;
 extern _Thread_local int lw_cur_dev;     /* -1 until aclrtSetDevice */

@@ -211,9 +211,23 @@ static int parse_line(struct ctx *c, char **t, int n)
             FAIL(c, "unknown link type '%s' (HCCS PIX PHB SYS SIO HCCS_SW)", t[3]);
         if (need_bw(c, t[5], &path.bandwidth) || need_time(c, t[7], &path.latency))
             return -1;
-        p->link[s][d] = (struct lw_link){ type, path };
+        p->link[s][d] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL };
         if (!oneway)
-            p->link[d][s] = (struct lw_link){ type, path };
+            p->link[d][s] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL };
+    } else if (strcmp(k, "bidirectional") == 0) {
+        int s, d;
+        char *end;
+        if (n != 4)
+            FAIL(c, "expected 'bidirectional SRC DST RATIO'");
+        if (need_dev(c, t[1], &s) || need_dev(c, t[2], &d))
+            return -1;
+        if (p->link[s][d].type == LW_LINK_NONE || p->link[d][s].type == LW_LINK_NONE)
+            FAIL(c, "bidirectional %d %d: give both directions' link lines first", s, d);
+        double v = strtod(t[3], &end);
+        if (end == t[3] || *end || !(v >= 1 && v <= 2))
+            FAIL(c, "bad bidirectional ratio '%s' (from 1: one direction at a time, to 2: full duplex)", t[3]);
+        p->link[s][d].bidirectional = v;
+        p->link[d][s].bidirectional = v;
     } else if (strcmp(k, "local") == 0) {
         static const int pos[] = { 1, 3 };
         static const char *const kw[] = { "bandwidth", "latency" };

@@ -62,6 +62,7 @@ aclError aclInit(const char *configPath)
     }
     lw.prof = p;
     memset(lw.peer, 0, sizeof lw.peer);
+    memset(lw.link_use, 0, sizeof lw.link_use);
     memset(lw.refcount, 0, sizeof lw.refcount);
     for (int d = 0; d < p.ndev; d++)
         lw.default_stream[d] = lw_stream_new(d, true);

@@ -242,6 +242,29 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     return rc;
 }
 
+/* The stream's later work starts no earlier than the event: its clock moves
+ * up to the event's stamp.  An event never recorded is nothing to wait for. */
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+    int rc = lw_enter("aclrtStreamWaitEvent");
+    if (rc)
+        return rc;
+    lw_lock();
+    struct lw_stream *s = NULL;
+    if (!event || !set_has(&events, event)) {
+        lw_err("aclrtStreamWaitEvent: %p is not a live event", event);
+        rc = ACL_ERROR_INVALID_PARAM;
+    } else if (!(s = lw_stream_resolve(stream, "aclrtStreamWaitEvent"))) {
+        rc = resolve_code(stream);
+    } else {
+        struct lw_event *e = event;
+        if (e->recorded && !lw.prof.passthrough && e->stamp > s->clock)
+            s->clock = e->stamp;
+    }
+    lw_unlock();
+    return rc;
+}
+
 aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
     int rc = lw_enter("aclrtSynchronizeEvent");

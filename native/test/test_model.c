@@ -104,3 +104,79 @@ void test_passthrough(void)
     unsetenv("LINKWATCH_SIM_TIMING");
     CHECK_RC(use_profile(NULL), 0);
 }
+
+/* Both directions at once on two streams of device 0, as linkwatch's
+ * p2p_bidirectional probe times them: total bytes over the pair's wall time.
+ * Seed 002's A3 card matrix gives ~541 GB/s both ways for ~329 one way (1.64);
+ * the A3 profile assumes the same ratio for SIO.  Opposite copies one after
+ * the other are not slowed. */
+static double bidir_ratio(size_t bytes, double *one_way_gbps)
+{
+    void *d0, *d1;
+    aclrtStream s1, s2;
+    aclrtEvent start, other_done, end;
+    peer_pair(&d0, &d1, bytes);
+    CHECK_RC(aclrtCreateStream(&s1), 0);
+    CHECK_RC(aclrtCreateStream(&s2), 0);
+    aclrtCreateEvent(&start);
+    aclrtCreateEvent(&other_done);
+    aclrtCreateEvent(&end);
+    double one = copy_gbps(d1, d0, bytes, s1, 3);
+    double back = copy_gbps(d0, d1, bytes, s1, 3);
+    CHECK_NEAR(back, one, 0.05);    /* sequential: each direction at full rate */
+    double v[5];
+    for (int i = 0; i < 5; i++) {
+        float ms = 0;
+        CHECK_RC(aclrtRecordEvent(start, s1), 0);
+        CHECK_RC(aclrtStreamWaitEvent(s2, start), 0);
+        CHECK_RC(aclrtMemcpyAsync(d1, bytes, d0, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s1), 0);
+        CHECK_RC(aclrtMemcpyAsync(d0, bytes, d1, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s2), 0);
+        CHECK_RC(aclrtRecordEvent(other_done, s2), 0);
+        CHECK_RC(aclrtStreamWaitEvent(s1, other_done), 0);
+        CHECK_RC(aclrtRecordEvent(end, s1), 0);
+        CHECK_RC(aclrtSynchronizeStream(s1), 0);
+        CHECK_RC(aclrtSynchronizeStream(s2), 0);
+        CHECK_RC(aclrtEventElapsedTime(&ms, start, end), 0);
+        v[i] = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+    }
+    double both = median(v, 5);
+    aclrtDestroyEvent(start);
+    aclrtDestroyEvent(other_done);
+    aclrtDestroyEvent(end);
+    aclrtDestroyStream(s1);
+    aclrtDestroyStream(s2);
+    aclrtFree(d0);
+    aclrtFree(d1);
+    *one_way_gbps = one;
+    return both / one;
+}
+
+void test_model_bidirectional(void)
+{
+    double one;
+    double ratio = bidir_ratio(128 * MiB, &one);
+    fprintf(stderr, "  model p2p 128MiB one way %.1f GB/s, both ways %.2fx\n", one, ratio);
+    /* 1.64 of the bandwidth, and the 0.21 ms latency overlaps too:
+     * 2 (L + S/B) / (L + S/(0.82 B)) = 1.71 for 128 MiB over SIO. */
+    CHECK_NEAR(ratio, 1.71, 0.03);
+
+    /* The profile's knob: a full-duplex link moves twice as much both ways. */
+    CHECK_RC(use_profile("device 0 memory 64GiB\ndevice 1 memory 64GiB\n"
+                         "link 0 1 HCCS bandwidth 56GB/s latency 0.02ms\n"
+                         "bidirectional 0 1 2\n"), 0);
+    aclrtSetDevice(0);
+    ratio = bidir_ratio(64 * MiB, &one);
+    CHECK(one > 40 && one < 56);
+    CHECK_NEAR(ratio, 2.0, 0.05);
+
+    /* A wait on an event that was never recorded waits for nothing. */
+    aclrtStream s;
+    aclrtEvent e;
+    CHECK_RC(aclrtCreateStream(&s), 0);
+    CHECK_RC(aclrtCreateEvent(&e), 0);
+    CHECK_RC(aclrtStreamWaitEvent(s, e), 0);
+    CHECK_RC(aclrtStreamWaitEvent(s, (aclrtEvent)&e), ACL_ERROR_INVALID_PARAM);
+    CHECK_MSG("aclrtStreamWaitEvent");
+    aclrtDestroyEvent(e);
+    aclrtDestroyStream(s);
+}

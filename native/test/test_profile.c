@@ -26,6 +26,11 @@ void test_profile_errors(void)
     expect_error("device 0 memory 1GiB\ntiming fast\n", ":2: expected 'timing model|passthrough'");
     expect_error("device 0 memory 1GiB\nfrobnicate\n", ":2: unknown keyword 'frobnicate'");
     expect_error("device 1 memory 1GiB\n", "device 0 is missing");
+    expect_error("device 0 memory 1GiB\ndevice 1 memory 1GiB\nbidirectional 0 1 1.5\n",
+                 ":3: bidirectional 0 1: give both directions' link lines first");
+    expect_error("device 0 memory 1GiB\ndevice 1 memory 1GiB\n"
+                 "link 0 1 SIO bandwidth 1GB/s latency 1us\nbidirectional 0 1 2.5\n",
+                 ":4: bad bidirectional ratio '2.5'");
     expect_error("soc X\n", "no 'device' line");
     /* A good file with every line kind, oneway links and units. */
     CHECK_RC(use_profile("soc TestSoc\ndevice 0 memory 2GB phy 7\ndevice 1 memory 512MiB\n"

@@ -57,6 +57,12 @@ public interface DeviceRuntime extends AutoCloseable {
 
   void synchronize(DeviceStream stream);
 
+  /**
+   * Later work on {@code stream} starts only after {@code event} completes ({@code
+   * aclrtStreamWaitEvent}): how two streams are lined up to start together or joined at the end.
+   */
+  void waitFor(DeviceStream stream, DeviceEvent event);
+
   /** Device time between two recorded events, in milliseconds. */
   float elapsedMillis(DeviceEvent start, DeviceEvent end);
 

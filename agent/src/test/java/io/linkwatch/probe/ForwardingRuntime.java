@@ -112,6 +112,11 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public void waitFor(DeviceStream stream, DeviceEvent event) {
+    delegate.waitFor(stream, event);
+  }
+
+  @Override
   public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
     return delegate.elapsedMillis(start, end);
   }

@@ -35,6 +35,8 @@ public interface AclLibrary extends Library {
 
   int aclrtEventElapsedTime(FloatByReference ms, Pointer start, Pointer end);
 
+  int aclrtStreamWaitEvent(Pointer stream, Pointer event);
+
   int aclrtDestroyEvent(Pointer event);
 
   int aclrtMalloc(PointerByReference devPtr, long size, int policy);

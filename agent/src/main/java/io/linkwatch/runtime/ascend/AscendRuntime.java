@@ -290,6 +290,14 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
+  public void waitFor(DeviceStream stream, DeviceEvent event) {
+    use(stream.device());
+    check(
+        "aclrtStreamWaitEvent",
+        acl.aclrtStreamWaitEvent(new Pointer(stream.address()), new Pointer(event.address())));
+  }
+
+  @Override
   public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
     FloatByReference ms = new FloatByReference();
     check(
