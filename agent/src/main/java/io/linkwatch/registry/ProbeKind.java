@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linkwatch.cli.AllreduceTable;
 import io.linkwatch.cli.DeviceMemoryTable;
 import io.linkwatch.cli.HostTransferTable;
+import io.linkwatch.cli.P2pBidirectionalTable;
 import io.linkwatch.cli.P2pTable;
 import io.linkwatch.cli.TopologyTable;
 import io.linkwatch.metrics.AllreduceMetrics;
 import io.linkwatch.metrics.DeviceMemoryMetrics;
 import io.linkwatch.metrics.HostTransferMetrics;
 import io.linkwatch.metrics.MetricFamilies;
+import io.linkwatch.metrics.P2pBidirectionalMetrics;
 import io.linkwatch.metrics.P2pMetrics;
 import io.linkwatch.metrics.TopologyMetrics;
 import io.linkwatch.probe.AllreduceProbe;
@@ -18,6 +20,8 @@ import io.linkwatch.probe.DeviceMemoryProbe;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.HostTransferProbe;
 import io.linkwatch.probe.HostTransferSettings;
+import io.linkwatch.probe.P2pBidirectionalProbe;
+import io.linkwatch.probe.P2pBidirectionalSettings;
 import io.linkwatch.probe.P2pProbe;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeSettings;
@@ -32,6 +36,7 @@ import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.LinkInfo;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 import io.linkwatch.util.Json;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -58,6 +63,17 @@ public enum ProbeKind {
           P2pSettings.OPTIONS,
           List.of(ResultType.of(P2pBandwidth.class, P2pMetrics.WRITER)),
           new P2pTable())),
+  P2P_BIDIRECTIONAL(
+      new ProbeDescriptor<>(
+          P2pBidirectionalProbe.ID,
+          "10m",
+          "copy bandwidth of both directions of each device pair at once",
+          P2pBidirectionalSettings.class,
+          P2pBidirectionalSettings.DEFAULTS,
+          P2pBidirectionalSettings::read,
+          P2pBidirectionalSettings.OPTIONS,
+          List.of(ResultType.of(P2pBidirectionalBandwidth.class, P2pBidirectionalMetrics.WRITER)),
+          new P2pBidirectionalTable())),
   ALLREDUCE(
       new ProbeDescriptor<>(
           AllreduceProbe.ID,

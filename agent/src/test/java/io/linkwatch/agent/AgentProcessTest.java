@@ -45,6 +45,8 @@ class AgentProcessTest {
           enabled: false
         device_memory:
           enabled: false
+        p2p_bidirectional:
+          enabled: false
         topology:
           every: 1m
           deadline: 20s

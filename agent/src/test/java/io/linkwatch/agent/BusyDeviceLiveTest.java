@@ -51,6 +51,8 @@ class BusyDeviceLiveTest {
           iterations: 3
         allreduce:
           enabled: false
+        p2p_bidirectional:
+          enabled: false
         host_transfer:
           enabled: false
         topology:

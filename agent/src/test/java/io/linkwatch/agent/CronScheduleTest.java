@@ -29,6 +29,7 @@ class CronScheduleTest {
           allreduce: {enabled: false}
           host_transfer: {enabled: false}
           device_memory: {enabled: false}
+          p2p_bidirectional: {enabled: false}
           topology: {enabled: false}
         """;
     try (AgentProcess agent = AgentProcess.start(dir, config, Map.of())) {

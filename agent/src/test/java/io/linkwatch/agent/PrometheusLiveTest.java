@@ -38,6 +38,8 @@ class PrometheusLiveTest {
           enabled: false
         device_memory:
           enabled: false
+        p2p_bidirectional:
+          enabled: false
         topology:
           every: 30s
           deadline: 20s

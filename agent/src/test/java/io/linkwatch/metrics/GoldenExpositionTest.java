@@ -13,6 +13,7 @@ import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.LinkInfo;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
@@ -77,6 +78,16 @@ class GoldenExpositionTest {
                     Outcome.ERROR,
                     "aclrtMemcpyAsync returned 507011: injected fault",
                     0.4))));
+    store.record(
+        ProbeRun.of(
+            "p2p_bidirectional",
+            List.of(
+                TargetResult.success(
+                    "0<->1",
+                    3.1,
+                    List.of(
+                        new P2pBidirectionalBandwidth(
+                            0, 1, "SIO", 268435456, 2.542e11, 0.002112))))));
     store.record(
         ProbeRun.of(
             "allreduce",
