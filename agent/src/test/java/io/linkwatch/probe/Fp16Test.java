@@ -40,8 +40,8 @@ class Fp16Test {
 
   @Test
   void samplesFirstAndLastBlocksAndSomeBetweenOnElementBoundaries() {
-    assertThat(AllreduceProbe.sampleOffsets(1024, 1024)).containsExactly(0);
-    long[] offsets = AllreduceProbe.sampleOffsets(1L << 30, 4096);
+    assertThat(Fp16Blocks.sampleOffsets(1024, 1024)).containsExactly(0);
+    long[] offsets = Fp16Blocks.sampleOffsets(1L << 30, 4096);
     assertThat(offsets).hasSize(8);
     assertThat(offsets[0]).isZero();
     assertThat(offsets[7]).isEqualTo((1L << 30) - 4096);
