@@ -191,6 +191,8 @@ LW_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *
 LW_EXPORT HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
                                    HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                    aclrtStream stream);
+LW_EXPORT HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount,
+                                   HcclDataType dataType, HcclComm comm, aclrtStream stream);
 LW_EXPORT HcclResult HcclCommDestroy(HcclComm comm);
 LW_EXPORT const char *HcclGetErrorString(HcclResult code);
 

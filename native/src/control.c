@@ -39,7 +39,7 @@ static const char *const known_fns[] = {
     "aclrtFreeHost", "aclrtMemcpy", "aclrtMemcpyAsync", "aclrtDeviceCanAccessPeer",
     "aclrtDeviceEnablePeerAccess", "aclrtDeviceDisablePeerAccess", "aclrtGetMemInfo",
     "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
-    "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce",
+    "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce", "HcclAllGather",
     "HcclCommDestroy", "HcclGetErrorString", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
     "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", NULL
 };

@@ -1,11 +1,13 @@
 /*
- * hccl.c - HcclCommInitAll / HcclAllReduce / HcclCommDestroy.
+ * hccl.c - HcclCommInitAll / HcclAllReduce / HcclAllGather / HcclCommDestroy.
  *
- * As with real HCCL, each rank calls HcclAllReduce from its own thread and
- * the ranks meet inside the call.  The last one to arrive reduces every
- * rank's send buffer into every recv buffer and sets all ranks' stream
- * clocks to max(arrival clocks) + the modeled duration, which is what events
- * around a real collective would show (the slowest rank gates everyone).
+ * As with real HCCL, each rank calls the collective from its own thread and
+ * the ranks meet inside the call.  The last one to arrive moves the data
+ * (allreduce: reduces every rank's send buffer into every recv buffer;
+ * allgather: copies rank k's send buffer to block k of every recv buffer) and
+ * sets all ranks' stream clocks to max(arrival clocks) + the modeled
+ * duration, which is what events around a real collective would show (the
+ * slowest rank gates everyone).
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -29,9 +31,10 @@ struct lw_group {
     pthread_cond_t cv;     /* CLOCK_MONOTONIC, so wall-clock jumps don't fire timeouts */
     int n;
     int live;              /* comms not yet destroyed; the group dies with the last */
-    uint64_t round;        /* completed allreduce rounds */
+    uint64_t round;        /* completed collective rounds */
     int arrived;
-    uint64_t count;
+    enum coll { ALLREDUCE, ALLGATHER } coll;   /* what the ranks of this round called */
+    uint64_t count;        /* per rank: allreduce's count, allgather's sendCount */
     int type, op;
     struct slot *slots;
 };
@@ -177,63 +180,71 @@ static double exec_timeout(void)
     return lw.prof.hccl_timeout;
 }
 
-/* Argument checks; lw.lock held. */
-static HcclResult check_args(void *send, void *recv, uint64_t count, int type, int op,
+static const char *coll_name(enum coll k)
+{
+    return k == ALLREDUCE ? "HcclAllReduce" : "HcclAllGather";
+}
+
+/* Argument checks; lw.lock held.  The recv buffer holds count elements for
+ * an allreduce, n * count for an allgather; op is checked for allreduce. */
+static HcclResult check_args(enum coll k, void *send, void *recv, uint64_t count, int type, int op,
                              struct lw_comm *c, aclrtStream stream, struct lw_stream **sp)
 {
+    const char *fn = coll_name(k);
     if (!c || !comm_live(c)) {
-        lw_err("HcclAllReduce: comm %p is not a live communicator", (void *)c);
+        lw_err("%s: comm %p is not a live communicator", fn, (void *)c);
         return HCCL_E_PARA;
     }
     if (!send || !recv) {
-        lw_err("HcclAllReduce: %s is NULL", !send ? "sendBuf" : "recvBuf");
+        lw_err("%s: %s is NULL", fn, !send ? "sendBuf" : "recvBuf");
         return HCCL_E_PTR;
     }
     if (count == 0) {
-        lw_err("HcclAllReduce: count is 0");
+        lw_err("%s: count is 0", fn);
         return HCCL_E_PARA;
     }
-    if (op < HCCL_REDUCE_SUM || op > HCCL_REDUCE_MIN) {
-        lw_err("HcclAllReduce: reduce op %d not supported", op);
+    if (k == ALLREDUCE && (op < HCCL_REDUCE_SUM || op > HCCL_REDUCE_MIN)) {
+        lw_err("%s: reduce op %d not supported", fn, op);
         return HCCL_E_PARA;
     }
     size_t es = lw_dtype_size(type);
     if (es == 0) {
-        lw_err("HcclAllReduce: data type %d not supported by the simulator", type);
+        lw_err("%s: data type %d not supported by the simulator", fn, type);
         return HCCL_E_NOT_SUPPORT;
     }
-    if (count > SIZE_MAX / es) {
-        lw_err("HcclAllReduce: count %llu too large", (unsigned long long)count);
+    size_t ranks = k == ALLGATHER ? (size_t)c->g->n : 1;
+    if (count > SIZE_MAX / es / ranks) {
+        lw_err("%s: count %llu too large", fn, (unsigned long long)count);
         return HCCL_E_PARA;
     }
-    size_t bytes = (size_t)count * es;
+    size_t bytes[2] = { (size_t)count * es, (size_t)count * es * ranks };
     void *bufs[2] = { send, recv };
     const char *names[2] = { "sendBuf", "recvBuf" };
     for (int i = 0; i < 2; i++) {
         struct lw_alloc a;
         if (!lw_find(bufs[i], LW_MEM_DEVICE, &a) || a.device != c->device ||
-            bytes > a.size - (size_t)((char *)bufs[i] - a.base)) {
-            lw_err("HcclAllReduce: %s %p is not %zu bytes of device memory on device %d (rank %d)",
-                   names[i], bufs[i], bytes, c->device, c->rank);
+            bytes[i] > a.size - (size_t)((char *)bufs[i] - a.base)) {
+            lw_err("%s: %s %p is not %zu bytes of device memory on device %d (rank %d)",
+                   fn, names[i], bufs[i], bytes[i], c->device, c->rank);
             return HCCL_E_PTR;
         }
     }
     if (!stream) {
         *sp = lw.default_stream[c->device];
     } else {
-        *sp = lw_stream_resolve(stream, "HcclAllReduce");
+        *sp = lw_stream_resolve(stream, fn);
         if (!*sp)
             return HCCL_E_PARA;
         if ((*sp)->device != c->device) {
-            lw_err("HcclAllReduce: stream is on device %d but the comm's rank %d is device %d",
-                   (*sp)->device, c->rank, c->device);
+            lw_err("%s: stream is on device %d but the comm's rank %d is device %d",
+                   fn, (*sp)->device, c->rank, c->device);
             return HCCL_E_PARA;
         }
     }
     return HCCL_SUCCESS;
 }
 
-/* Last rank in: reduce, model the time, release the others.  g->m held. */
+/* Last rank in: move the data, model the time, release the others.  g->m held. */
 static void complete_round(struct lw_group *g)
 {
     void *send[LW_MAX_DEVICES], *recv[LW_MAX_DEVICES];
@@ -241,23 +252,34 @@ static void complete_round(struct lw_group *g)
         send[r] = g->slots[r].send;
         recv[r] = g->slots[r].recv;
     }
-    lw_reduce(send, recv, g->n, g->count, g->type, g->op);
-    if (lw_fault_corrupt("HcclAllReduce"))
+    size_t bytes = (size_t)g->count * lw_dtype_size(g->type);
+    size_t recv_bytes = g->coll == ALLGATHER ? bytes * (size_t)g->n : bytes;
+    if (g->coll == ALLREDUCE) {
+        lw_reduce(send, recv, g->n, g->count, g->type, g->op);
+    } else {
         for (int r = 0; r < g->n; r++)
-            lw_corrupt_bytes(recv[r], g->count * lw_dtype_size(g->type));
+            for (int k = 0; k < g->n; k++)
+                memmove((char *)recv[r] + (size_t)k * bytes, send[k], bytes);
+    }
+    if (lw_fault_corrupt(coll_name(g->coll)))
+        for (int r = 0; r < g->n; r++)
+            lw_corrupt_bytes(recv[r], recv_bytes);
 
     lw_lock();
     if (!lw.prof.passthrough && lw.initialized) {
         double start = 0;
         for (int r = 0; r < g->n; r++)
             start = fmax(start, g->slots[r].stream->clock);
-        double bytes = (double)g->count * (double)lw_dtype_size(g->type);
-        /* bus traffic of a ring allreduce: 2(n-1)/n of the message */
-        double moved = g->n > 1 ? bytes * 2.0 * (g->n - 1) / g->n : 0;
-        struct lw_path path = lw.prof.allreduce;
+        /* bus traffic, as nccl-tests count it: a ring allreduce moves 2(n-1)/n
+         * of the message, an allgather (n-1)/n of the gathered total */
+        double moved = g->n < 2 ? 0
+                     : g->coll == ALLREDUCE ? (double)bytes * 2.0 * (g->n - 1) / g->n
+                                            : (double)recv_bytes * (g->n - 1) / g->n;
+        struct lw_path model = g->coll == ALLREDUCE ? lw.prof.allreduce : lw.prof.allgather;
+        struct lw_path path = model;
         for (int r = 0; r < g->n; r++)
             if (lw_contention(g->slots[r].stream->device, -1) < 1.0)
-                path.bandwidth = lw.prof.allreduce.bandwidth * lw.prof.busy_share;
+                path.bandwidth = model.bandwidth * lw.prof.busy_share;
         double end = start + lw_path_seconds(path, moved);
         for (int r = 0; r < g->n; r++)
             g->slots[r].stream->clock = end;
@@ -270,19 +292,23 @@ static void complete_round(struct lw_group *g)
     pthread_cond_broadcast(&g->cv);
 }
 
-HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
-                         HcclReduceOp op, HcclComm comm, aclrtStream stream)
+/* One rank's call of either collective: check, meet the others, and let the
+ * last one in complete the round. */
+static HcclResult collective(enum coll k, void *sendBuf, void *recvBuf, uint64_t count,
+                             HcclDataType dataType, int op, HcclComm comm, aclrtStream stream)
 {
-    int rc = lw_enter("HcclAllReduce");
+    const char *fn = coll_name(k);
+    int rc = lw_enter(fn);
     if (rc)
         return (HcclResult)rc;
     struct lw_comm *c = comm;
     struct lw_stream *s = NULL;
     lw_lock();
-    HcclResult hr = lw.initialized ? check_args(sendBuf, recvBuf, count, (int)dataType, (int)op, c, stream, &s)
-                                   : HCCL_E_RUNTIME;
+    HcclResult hr = lw.initialized
+                        ? check_args(k, sendBuf, recvBuf, count, (int)dataType, op, c, stream, &s)
+                        : HCCL_E_RUNTIME;
     if (!lw.initialized)
-        lw_err("HcclAllReduce: aclInit has not been called");
+        lw_err("%s: aclInit has not been called", fn);
     double timeout = exec_timeout();
     lw_unlock();
     if (hr != HCCL_SUCCESS)
@@ -290,21 +316,23 @@ HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataT
 
     struct lw_group *g = c->g;
     pthread_mutex_lock(&g->m);
-    if (g->arrived > 0 && (g->count != count || g->type != (int)dataType || g->op != (int)op)) {
-        lw_err("HcclAllReduce: rank %d passed count %llu type %d op %d but the other ranks passed "
-               "count %llu type %d op %d", c->rank, (unsigned long long)count, (int)dataType, (int)op,
-               (unsigned long long)g->count, g->type, g->op);
+    if (g->arrived > 0 && (g->coll != k || g->count != count || g->type != (int)dataType ||
+                           g->op != op)) {
+        lw_err("%s: rank %d passed count %llu type %d op %d but the other ranks called %s with "
+               "count %llu type %d op %d", fn, c->rank, (unsigned long long)count, (int)dataType, op,
+               coll_name(g->coll), (unsigned long long)g->count, g->type, g->op);
         pthread_mutex_unlock(&g->m);
         return HCCL_E_PARA;
     }
     if (g->slots[c->rank].present) {
-        lw_err("HcclAllReduce: rank %d is already inside an allreduce", c->rank);
+        lw_err("%s: rank %d is already inside a collective", fn, c->rank);
         pthread_mutex_unlock(&g->m);
         return HCCL_E_PARA;
     }
+    g->coll = k;
     g->count = count;
     g->type = (int)dataType;
-    g->op = (int)op;
+    g->op = op;
     g->slots[c->rank] = (struct slot){ true, sendBuf, recvBuf, s };
     uint64_t my_round = g->round;
     if (++g->arrived == g->n) {
@@ -329,11 +357,24 @@ HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataT
             g->slots[c->rank].present = false;
             g->arrived--;
             pthread_mutex_unlock(&g->m);
-            lw_err("HcclAllReduce: rank %d (device %d) timed out after %.3g s waiting for %d of %d ranks",
-                   c->rank, c->device, timeout, missing, n);
+            lw_err("%s: rank %d (device %d) timed out after %.3g s waiting for %d of %d ranks",
+                   fn, c->rank, c->device, timeout, missing, n);
             return HCCL_E_TIMEOUT;
         }
     }
     pthread_mutex_unlock(&g->m);
     return HCCL_SUCCESS;
+}
+
+HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
+                         HcclReduceOp op, HcclComm comm, aclrtStream stream)
+{
+    return collective(ALLREDUCE, sendBuf, recvBuf, count, dataType, (int)op, comm, stream);
+}
+
+/* recvBuf holds sendCount elements from every rank, rank k's at block k. */
+HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
+                         HcclComm comm, aclrtStream stream)
+{
+    return collective(ALLGATHER, sendBuf, recvBuf, sendCount, dataType, -1, comm, stream);
 }

@@ -51,6 +51,7 @@ struct lw_profile {
     int npageable;
     double pageable_h2d, pageable_d2h, pageable_latency;
     struct lw_path allreduce;   /* bandwidth = bus bandwidth */
+    struct lw_path allgather;   /* bandwidth = bus bandwidth */
     double hccl_timeout;        /* seconds */
     bool passthrough;
     double noise;

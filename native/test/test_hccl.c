@@ -1,4 +1,4 @@
-/* test_hccl.c - allreduce rendezvous, reductions, the time model, timeouts. */
+/* test_hccl.c - allreduce and allgather rendezvous, reductions, the time model, timeouts. */
 #define _GNU_SOURCE
 #include "check.h"
 #include <math.h>
@@ -15,6 +15,7 @@ struct rank {
     void *send, *recv;
     uint64_t count;
     int type, op, iters;
+    bool gather;                /* HcclAllGather instead of HcclAllReduce */
     double ms[16];
     int rc;
 };
@@ -31,7 +32,8 @@ static void *rank_main(void *arg)
     for (int i = 0; i < r->iters; i++) {
         float ms = 0;
         aclrtRecordEvent(a, s);
-        r->rc = HcclAllReduce(r->send, r->recv, r->count, r->type, r->op, r->comm, s);
+        r->rc = r->gather ? HcclAllGather(r->send, r->recv, r->count, r->type, r->comm, s)
+                          : HcclAllReduce(r->send, r->recv, r->count, r->type, r->op, r->comm, s);
         aclrtRecordEvent(b, s);
         aclrtSynchronizeStream(s);
         aclrtEventElapsedTime(&ms, a, b);
@@ -269,4 +271,57 @@ void test_hccl_timeout(void)
     CHECK_RC(HcclCommDestroy(comms[0]), 0);
     CHECK_RC(HcclCommDestroy(comms[1]), 0);
     CHECK_RC(use_profile(NULL), 0);
+}
+
+/* Allgather: rank k's block lands at block k of every recv buffer; the time
+ * is latency + total (n-1)/n / busbw, so busbw = algbw (n-1)/n approaches the
+ * profile's figure for large messages (an assumption for the A3: 150 GB/s,
+ * 270 us). */
+void test_hccl_allgather(void)
+{
+    HcclComm comms[2];
+    int32_t devs[2] = { 0, 1 };
+    CHECK_RC(HcclCommInitAll(2, devs, comms), 0);
+    struct rank r[2];
+    size_t bytes = 64 * MiB;
+    for (int i = 0; i < 2; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i] = (struct rank){ .comm = comms[i], .dev = i, .count = bytes, .type = HCCL_DATA_TYPE_INT8,
+                              .iters = 3, .gather = true };
+        aclrtSetDevice(i);
+        CHECK_RC(aclrtMalloc(&r[i].send, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+        CHECK_RC(aclrtMalloc(&r[i].recv, 2 * bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+        unsigned char *h = malloc(bytes);
+        memset(h, 0x10 + i, bytes);
+        CHECK_RC(aclrtMemcpy(r[i].send, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+        free(h);
+    }
+    aclrtSetDevice(0);
+    run_ranks(r, 2);
+    for (int i = 0; i < 2; i++) {
+        CHECK_RC(r[i].rc, 0);
+        unsigned char got[2];
+        for (int k = 0; k < 2; k++) {
+            CHECK_RC(aclrtMemcpy(&got[k], 1, (char *)r[i].recv + (size_t)k * bytes + bytes / 2, 1,
+                                 ACL_MEMCPY_DEVICE_TO_HOST), 0);
+            CHECK(got[k] == 0x10 + k);
+        }
+    }
+    double total = 2.0 * bytes, t = r[0].ms[2] * 1e-3;
+    double busbw = total / t * (2 - 1) / 2 / 1e9;
+    fprintf(stderr, "  model allgather 64MiB x2: %.3f ms, busbw %.1f GB/s\n", t * 1e3, busbw);
+    CHECK_NEAR(t, 270e-6 + total / 2 / 150e9, 0.03);
+
+    /* A recv buffer that cannot hold every rank's block is refused. */
+    aclrtSetDevice(0);
+    void *small;
+    CHECK_RC(aclrtMalloc(&small, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    CHECK_RC(HcclAllGather(r[0].send, small, bytes, HCCL_DATA_TYPE_INT8, comms[0], NULL), HCCL_E_PTR);
+    CHECK_MSG("HcclAllGather: recvBuf");
+    aclrtFree(small);
+    for (int i = 0; i < 2; i++) {
+        aclrtFree(r[i].send);
+        aclrtFree(r[i].recv);
+        CHECK_RC(HcclCommDestroy(comms[i]), 0);
+    }
 }

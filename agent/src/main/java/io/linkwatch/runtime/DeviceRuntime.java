@@ -79,6 +79,18 @@ public interface DeviceRuntime extends AutoCloseable {
       DeviceStream stream);
 
   /**
+   * Allgather of {@code sendCount} elements from every rank: {@code recv} receives rank k's {@code
+   * send} at block k, so it holds {@code n * sendCount} elements. Call it from one thread per rank.
+   */
+  void allGather(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long sendCount,
+      DataType type,
+      Communicator comm,
+      DeviceStream stream);
+
+  /**
    * Who else uses the devices (DCMI on Ascend), read without opening a context on them. Its library
    * loads on first use; a missing one fails that call, not this runtime.
    */

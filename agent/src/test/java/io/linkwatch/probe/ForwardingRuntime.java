@@ -138,6 +138,17 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public void allGather(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long sendCount,
+      DataType type,
+      Communicator comm,
+      DeviceStream stream) {
+    delegate.allGather(send, recv, sendCount, type, comm, stream);
+  }
+
+  @Override
   public io.linkwatch.runtime.DeviceMonitor monitor() {
     return delegate.monitor();
   }

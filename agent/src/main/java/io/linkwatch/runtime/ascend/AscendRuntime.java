@@ -350,6 +350,27 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
+  public void allGather(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long sendCount,
+      DataType type,
+      Communicator comm,
+      DeviceStream stream) {
+    use(comm.device());
+    checkHccl(
+        "HcclAllGather",
+        libs.hcclOps()
+            .HcclAllGather(
+                new Pointer(send.address()),
+                new Pointer(recv.address()),
+                sendCount,
+                type.hcclValue(),
+                new Pointer(comm.address()),
+                new Pointer(stream.address())));
+  }
+
+  @Override
   public DeviceMonitor monitor() {
     return monitor;
   }

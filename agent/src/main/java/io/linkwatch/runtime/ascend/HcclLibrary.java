@@ -3,7 +3,7 @@ package io.linkwatch.runtime.ascend;
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
 
-/** The HCCL C ABI ({@code hccl/hccl.h}) used by the allreduce probe. No logic here. */
+/** The HCCL C ABI ({@code hccl/hccl.h}) used by the collective probes. No logic here. */
 public interface HcclLibrary extends Library {
   int HcclCommInitAll(int ndev, int[] devices, Pointer[] comms);
 
@@ -15,6 +15,9 @@ public interface HcclLibrary extends Library {
       int op,
       Pointer comm,
       Pointer stream);
+
+  int HcclAllGather(
+      Pointer sendBuf, Pointer recvBuf, long sendCount, int dataType, Pointer comm, Pointer stream);
 
   int HcclCommDestroy(Pointer comm);
 
