@@ -18,8 +18,6 @@ import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Stats;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * Sum-allreduce of fp16 data over a group of devices, the way the field notes (seed 001) run it:
@@ -56,37 +54,11 @@ public final class AllreduceProbe implements Probe {
 
   @Override
   public ProbeRun run(ProbeContext context) {
-    DeviceRuntime runtime = context.runtime();
-    int found = runtime.deviceCount();
-    String probe = ID;
-    List<Integer> devices = settings.devices();
-    if (devices.isEmpty()) {
-      if (found < 2) {
-        return ProbeRun.notApplicable(probe, "allreduce needs two devices, found " + found);
-      }
-      devices = IntStream.range(0, found).boxed().toList();
-    } else if (devices.size() < 2) {
-      return ProbeRun.notApplicable(
-          probe, "allreduce needs two devices, configured only device " + devices.get(0));
-    }
-    String target = devices.stream().map(String::valueOf).collect(Collectors.joining(","));
-    long started = System.nanoTime();
-    for (int d : devices) {
-      if (d >= found) {
-        return ProbeRun.of(
-            probe,
-            List.of(
-                TargetResult.failure(
-                    target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
-      }
-    }
-    if (!context.wants(target)) {
-      return ProbeRun.of(probe, List.of());
-    }
-    List<Integer> group = devices;
-    TargetResult result =
-        context.gate().guard(target, group, () -> measure(context, group, target, started));
-    return ProbeRun.of(probe, List.of(result));
+    return RankGroup.overDevices(
+        ID,
+        settings.devices(),
+        context,
+        (devices, target, started) -> measure(context, devices, target, started));
   }
 
   private TargetResult measure(

@@ -1,11 +1,16 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DeviceRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The harness every collective probe runs in: one communicator per device from one {@code
@@ -64,6 +69,51 @@ final class RankGroup {
     Stopped() {
       super("stopped because another rank failed", null, false, false);
     }
+  }
+
+  /** Measures one group; see {@link #overDevices}. */
+  @FunctionalInterface
+  interface GroupMeasure {
+    TargetResult measure(List<Integer> devices, String target, long startedNanos);
+  }
+
+  /**
+   * A collective probe's run: the configured devices, or every device when none are; not applicable
+   * with fewer than two; a device that is not there fails the target; otherwise one target (e.g.
+   * {@code 0,1}) measured behind the device gate.
+   */
+  static ProbeRun overDevices(
+      String probe, List<Integer> configured, ProbeContext context, GroupMeasure measure) {
+    int found = context.runtime().deviceCount();
+    List<Integer> devices = configured;
+    if (devices.isEmpty()) {
+      if (found < 2) {
+        return ProbeRun.notApplicable(probe, probe + " needs two devices, found " + found);
+      }
+      devices = IntStream.range(0, found).boxed().toList();
+    } else if (devices.size() < 2) {
+      return ProbeRun.notApplicable(
+          probe, probe + " needs two devices, configured only device " + devices.get(0));
+    }
+    String target = devices.stream().map(String::valueOf).collect(Collectors.joining(","));
+    long started = System.nanoTime();
+    for (int d : devices) {
+      if (d >= found) {
+        return ProbeRun.of(
+            probe,
+            List.of(
+                TargetResult.failure(
+                    target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
+      }
+    }
+    if (!context.wants(target)) {
+      return ProbeRun.of(probe, List.of());
+    }
+    List<Integer> group = devices;
+    return ProbeRun.of(
+        probe,
+        List.of(
+            context.gate().guard(target, group, () -> measure.measure(group, target, started))));
   }
 
   private final int size;
