@@ -132,8 +132,11 @@ def fixture_series():
     add("linkwatch_allreduce_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.5"', "273e-6")
     add("linkwatch_allreduce_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.99"', "310e-6")
     add("linkwatch_allreduce_bus_bandwidth_bytes_per_second", 'devices="0,1",size_bytes="1073741824"', "105e9")
+    add("linkwatch_allgather_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.5"', "270e-6")
+    add("linkwatch_allgather_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.99"', "300e-6")
+    add("linkwatch_allgather_bus_bandwidth_bytes_per_second", 'devices="0,1",size_bytes="268435456"', "115e9")
     add("linkwatch_p2p_bidirectional_bandwidth_bytes_per_second", 'src="0",dst="1",link="SIO",size_bytes="268435456"', "254e9")
-    for probe in ("p2p", "p2p_bidirectional", "allreduce", "host_transfer", "device_memory", "topology"):
+    for probe in ("p2p", "p2p_bidirectional", "allreduce", "allgather", "host_transfer", "device_memory", "topology"):
         add("linkwatch_probe_interval_seconds", f'probe="{probe}"', "300")
     add("linkwatch_build_info", 'version="0.1.0",backend="sim"', "1")
     # device 1 runs a job: its p2p targets wait for an idle window

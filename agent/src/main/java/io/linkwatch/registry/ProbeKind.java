@@ -1,12 +1,14 @@
 package io.linkwatch.registry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linkwatch.cli.AllgatherTable;
 import io.linkwatch.cli.AllreduceTable;
 import io.linkwatch.cli.DeviceMemoryTable;
 import io.linkwatch.cli.HostTransferTable;
 import io.linkwatch.cli.P2pBidirectionalTable;
 import io.linkwatch.cli.P2pTable;
 import io.linkwatch.cli.TopologyTable;
+import io.linkwatch.metrics.AllgatherMetrics;
 import io.linkwatch.metrics.AllreduceMetrics;
 import io.linkwatch.metrics.DeviceMemoryMetrics;
 import io.linkwatch.metrics.HostTransferMetrics;
@@ -14,6 +16,8 @@ import io.linkwatch.metrics.MetricFamilies;
 import io.linkwatch.metrics.P2pBidirectionalMetrics;
 import io.linkwatch.metrics.P2pMetrics;
 import io.linkwatch.metrics.TopologyMetrics;
+import io.linkwatch.probe.AllgatherProbe;
+import io.linkwatch.probe.AllgatherSettings;
 import io.linkwatch.probe.AllreduceProbe;
 import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.DeviceMemoryProbe;
@@ -27,6 +31,8 @@ import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.TopologyProbe;
 import io.linkwatch.probe.TopologySettings;
+import io.linkwatch.probe.result.AllgatherBusBandwidth;
+import io.linkwatch.probe.result.AllgatherLatency;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.DeviceInfo;
@@ -87,6 +93,19 @@ public enum ProbeKind {
               ResultType.of(AllreduceLatency.class, AllreduceMetrics.LATENCY_WRITER),
               ResultType.of(AllreduceBusBandwidth.class, AllreduceMetrics.BUS_BANDWIDTH_WRITER)),
           new AllreduceTable())),
+  ALLGATHER(
+      new ProbeDescriptor<>(
+          AllgatherProbe.ID,
+          "5m",
+          "HCCL allgather latency and bus bandwidth",
+          AllgatherSettings.class,
+          AllgatherSettings.DEFAULTS,
+          AllgatherSettings::read,
+          AllgatherSettings.OPTIONS,
+          List.of(
+              ResultType.of(AllgatherLatency.class, AllgatherMetrics.LATENCY_WRITER),
+              ResultType.of(AllgatherBusBandwidth.class, AllgatherMetrics.BUS_BANDWIDTH_WRITER)),
+          new AllgatherTable())),
   DEVICE_MEMORY(
       new ProbeDescriptor<>(
           DeviceMemoryProbe.ID,

@@ -47,6 +47,8 @@ class AgentProcessTest {
           enabled: false
         p2p_bidirectional:
           enabled: false
+        allgather:
+          enabled: false
         topology:
           every: 1m
           deadline: 20s

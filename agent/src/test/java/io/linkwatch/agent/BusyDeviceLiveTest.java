@@ -53,6 +53,8 @@ class BusyDeviceLiveTest {
           enabled: false
         p2p_bidirectional:
           enabled: false
+        allgather:
+          enabled: false
         host_transfer:
           enabled: false
         topology:

@@ -30,6 +30,7 @@ class CronScheduleTest {
           host_transfer: {enabled: false}
           device_memory: {enabled: false}
           p2p_bidirectional: {enabled: false}
+          allgather: {enabled: false}
           topology: {enabled: false}
         """;
     try (AgentProcess agent = AgentProcess.start(dir, config, Map.of())) {

@@ -24,6 +24,7 @@ class EveryProbeLiveTest {
         p2p: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2}
         p2p_bidirectional: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2}
         allreduce: {every: 20s, deadline: 15s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
+        allgather: {every: 20s, deadline: 15s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
         host_transfer: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2, nodes: [0]}
         device_memory: {every: 20s, deadline: 15s, size: 4MiB, warmup: 1, iterations: 2}
         topology: {every: 20s, deadline: 15s}
@@ -51,7 +52,10 @@ class EveryProbeLiveTest {
       assertThat(text)
           .contains(
               "linkwatch_p2p_bidirectional_bandwidth_bytes_per_second{dst=\"1\",link=\"SIO\","
-                  + "size_bytes=\"4194304\",src=\"0\"}");
+                  + "size_bytes=\"4194304\",src=\"0\"}")
+          .contains(
+              "linkwatch_allgather_bus_bandwidth_bytes_per_second{devices=\"0,1\","
+                  + "size_bytes=\"4194304\"}");
       Promtool.assertCleanMetrics(text);
     }
   }

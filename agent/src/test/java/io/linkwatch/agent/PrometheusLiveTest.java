@@ -40,6 +40,8 @@ class PrometheusLiveTest {
           enabled: false
         p2p_bidirectional:
           enabled: false
+        allgather:
+          enabled: false
         topology:
           every: 30s
           deadline: 20s

@@ -2,6 +2,8 @@ package io.linkwatch.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.probe.result.AllgatherBusBandwidth;
+import io.linkwatch.probe.result.AllgatherLatency;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.BusyReason;
@@ -98,6 +100,16 @@ class GoldenExpositionTest {
                     List.of(
                         new AllreduceLatency("0,1", 1024, 2.727e-4, 2.9e-4, 50, 0.01375),
                         new AllreduceBusBandwidth("0,1", 1073741824, 1.051e11, 1.051e11))))));
+    store.record(
+        ProbeRun.of(
+            "allgather",
+            List.of(
+                TargetResult.success(
+                    "0,1",
+                    2.0,
+                    List.of(
+                        new AllgatherLatency("0,1", 1024, 2.705e-4, 2.81e-4, 50, 0.01353),
+                        new AllgatherBusBandwidth("0,1", 268435456, 2.304e11, 1.152e11))))));
     store.record(
         ProbeRun.of(
             "host_transfer",

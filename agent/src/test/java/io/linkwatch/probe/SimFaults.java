@@ -55,11 +55,14 @@ public final class SimFaults {
     runtime.deviceCount();
   }
 
-  /** Live threads of the allreduce probe's ranks. */
+  /** Live threads of the collective probes' ranks. */
   public static long liveRankThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(Thread::isAlive)
-        .filter(t -> t.getName().startsWith(AllreduceProbe.THREAD_PREFIX))
+        .filter(
+            t ->
+                t.getName().startsWith(AllreduceProbe.THREAD_PREFIX)
+                    || t.getName().startsWith(AllgatherProbe.THREAD_PREFIX))
         .count();
   }
 }
