@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * start but no device time, so it is not charged to the budget; when another probe's check in the
  * last retry period already found the device busy, the retry takes that answer and starts none.
  */
-public final class ProbeExecutor {
+public final class ProbeExecutor implements ProbeRuns {
   private static final Logger log = LoggerFactory.getLogger(ProbeExecutor.class);
 
   /** Waits between retries; tests pass one that returns at once. */
@@ -78,6 +78,7 @@ public final class ProbeExecutor {
    * and a half times the probe's last run that reached the devices, plus a second) still fits
    * before {@code nextRun} (null: no next run).
    */
+  @Override
   public void runScheduled(ProbeConfig probe, Instant nextRun) throws InterruptedException {
     runOnce(probe);
     BusyPolicy busy = config.busy();

@@ -2,6 +2,8 @@ package io.linkwatch.schedule;
 
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.registry.ProbeKind;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HashSet;
@@ -9,8 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.DisallowConcurrentExecution;
 import org.quartz.Job;
@@ -27,17 +30,29 @@ import org.quartz.TriggerKey;
 import org.quartz.impl.StdSchedulerFactory;
 
 /**
- * One Quartz job per enabled probe. The first run comes a few seconds after start, with a little
- * jitter, so metrics appear within seconds; later runs follow the probe's interval or cron. A run
- * that could not start on time (the agent was busy or suspended) is dropped, never bunched: the
- * misfire policies below all say "skip to the next firing".
+ * One Quartz job per enabled probe, each run handed to a {@link ProbeRuns}. The first run comes a
+ * few seconds after start, staggered and with a little jitter ({@link FirstRuns}), so metrics
+ * appear within seconds; later runs follow the probe's interval or cron. A run that could not start
+ * on time (the agent was busy or suspended) is dropped, never bunched: the misfire policies below
+ * all say "skip to the next firing".
  */
 public final class ProbeScheduler implements AutoCloseable {
   private static final String EXECUTOR = "executor";
 
   private final Scheduler scheduler;
 
-  public ProbeScheduler(ProbeExecutor executor, List<ProbeConfig> probes, long firstDelayMillis)
+  public ProbeScheduler(ProbeRuns runs, List<ProbeConfig> probes, long firstDelayMillis)
+      throws SchedulerException {
+    this(runs, probes, Duration.ofMillis(firstDelayMillis), Clock.systemUTC(), new Random());
+  }
+
+  /** With the clock and the jitter's random source given (for tests). */
+  ProbeScheduler(
+      ProbeRuns runs,
+      List<ProbeConfig> probes,
+      Duration firstDelay,
+      Clock clock,
+      RandomGenerator random)
       throws SchedulerException {
     Properties p = new Properties();
     p.setProperty("org.quartz.scheduler.instanceName", "linkwatch");
@@ -47,8 +62,8 @@ public final class ProbeScheduler implements AutoCloseable {
     p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
     p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
     scheduler = new StdSchedulerFactory(p).getScheduler();
-    scheduler.getContext().put(EXECUTOR, executor);
-    long offset = 0;
+    scheduler.getContext().put(EXECUTOR, runs);
+    Map<ProbeKind, Instant> firstRuns = FirstRuns.plan(probes, clock.instant(), firstDelay, random);
     for (ProbeConfig probe : probes) {
       if (!probe.enabled()) {
         continue;
@@ -58,9 +73,7 @@ public final class ProbeScheduler implements AutoCloseable {
               .withIdentity(probe.kind().id())
               .usingJobData("probe", probe.kind().id())
               .build();
-      long jitter = ThreadLocalRandom.current().nextLong(0, 1000);
-      Date first = new Date(System.currentTimeMillis() + firstDelayMillis + offset + jitter);
-      offset += 500;
+      Date first = Date.from(firstRuns.get(probe.kind()));
       scheduler.getContext().put(probe.kind().id(), probe);
       Set<Trigger> triggers = new HashSet<>();
       triggers.add(trigger(probe, first));
@@ -137,13 +150,13 @@ public final class ProbeScheduler implements AutoCloseable {
       runner = Thread.currentThread();
       try {
         String id = context.getMergedJobDataMap().getString("probe");
-        ProbeExecutor executor = (ProbeExecutor) context.getScheduler().getContext().get(EXECUTOR);
+        ProbeRuns runs = (ProbeRuns) context.getScheduler().getContext().get(EXECUTOR);
         ProbeConfig probe = (ProbeConfig) context.getScheduler().getContext().get(id);
         // The probe's own trigger, also when this run came from the extra first run of a cron
         // schedule: retries for an idle device stop before its next firing.
         Trigger schedule = context.getScheduler().getTrigger(TriggerKey.triggerKey(id));
         Date next = schedule == null ? null : schedule.getNextFireTime();
-        executor.runScheduled(probe, next == null ? null : next.toInstant());
+        runs.runScheduled(probe, next == null ? null : next.toInstant());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (SchedulerException e) {

@@ -1,0 +1,36 @@
+package io.linkwatch.schedule;
+
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.registry.ProbeKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * When each enabled probe first runs after start: {@code firstDelay} after now, the probes half a
+ * second apart in config order so they do not all queue for the lane at once, each with up to a
+ * second of jitter so that many hosts started together (a rack after a power cut) do not probe in
+ * step. Later runs follow the probe's own interval or cron from there.
+ */
+final class FirstRuns {
+  static final Duration STAGGER = Duration.ofMillis(500);
+  static final long JITTER_MILLIS = 1000;
+
+  private FirstRuns() {}
+
+  static Map<ProbeKind, Instant> plan(
+      List<ProbeConfig> probes, Instant now, Duration firstDelay, RandomGenerator random) {
+    Map<ProbeKind, Instant> first = new LinkedHashMap<>();
+    Instant at = now.plus(firstDelay);
+    for (ProbeConfig probe : probes) {
+      if (probe.enabled()) {
+        first.put(probe.kind(), at.plusMillis(random.nextLong(0, JITTER_MILLIS)));
+        at = at.plus(STAGGER);
+      }
+    }
+    return first;
+  }
+}
