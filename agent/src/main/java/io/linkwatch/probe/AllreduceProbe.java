@@ -3,20 +3,12 @@ package io.linkwatch.probe;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.runtime.BackendUnavailableException;
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
-import io.linkwatch.runtime.DeviceEvent;
-import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.util.ByteSize;
-import io.linkwatch.util.Stats;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,9 +23,9 @@ import java.util.List;
  * must receive {@code n(n+1)/2}; sampled blocks of every receive buffer are read back after the
  * timed rounds.
  *
- * <p>The ranks run in a {@link RankGroup}: a failing rank stops the others at their next line-up,
- * the run reports the first error, and every rank thread is joined and every resource released
- * before it returns.
+ * <p>The rounds are {@link CollectiveRounds} in a {@link RankGroup}: a failing rank stops the
+ * others at their next line-up, the run reports the first error, and every rank thread is joined
+ * and every resource released before it returns.
  *
  * <p>Produces, per size, e.g. {@code AllreduceLatency[devices=0,1, sizeBytes=1024,
  * p50Seconds=2.727e-4, p99Seconds=2.75e-4]} and {@code AllreduceBusBandwidth[devices=0,1,
@@ -58,104 +50,66 @@ public final class AllreduceProbe implements Probe {
         ID,
         settings.devices(),
         context,
-        (devices, target, started) -> measure(context, devices, target, started));
+        (devices, target, started) ->
+            CollectiveRounds.measure(
+                context,
+                devices,
+                target,
+                started,
+                settings.sizes(),
+                settings.warmup(),
+                settings.iterations(),
+                SUM));
   }
 
-  private TargetResult measure(
-      ProbeContext context, List<Integer> devices, String target, long started) {
-    try {
-      List<Measurement> measured =
-          new Group(context.runtime(), devices, target, context.progress()).measure();
-      return TargetResult.success(target, P2pProbe.seconds(started), measured);
-    } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
-      // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(started));
-    }
-  }
-
-  /** One run over one group of devices: the rank threads and their samples. */
-  private final class Group {
-    private final DeviceRuntime runtime;
-    private final List<Integer> devices;
-    private final String target;
-    private final Progress progress;
-    private final int n;
-    private final Fp16Blocks data;
-
-    /** seconds[size][rank][iteration], each rank writing its own slots. */
-    private final double[][][] seconds;
-
-    Group(DeviceRuntime runtime, List<Integer> devices, String target, Progress progress) {
-      this.runtime = runtime;
-      this.devices = devices;
-      this.target = target;
-      this.progress = progress;
-      this.n = devices.size();
-      this.data = new Fp16Blocks(runtime);
-      this.seconds = new double[settings.sizes().size()][n][settings.iterations()];
-    }
-
-    List<Measurement> measure() {
-      RankGroup.run(runtime, devices, THREAD_PREFIX, this::measureRank);
-      return results();
-    }
-
-    private void measureRank(RankGroup.Rank r) {
-      int device = r.device();
-      int rank = r.rank();
-      Communicator comm = r.comm();
-      try (DeviceStream stream = runtime.createStream(device);
-          DeviceEvent start = runtime.createEvent(device);
-          DeviceEvent end = runtime.createEvent(device)) {
-        List<Long> sizes = settings.sizes();
-        for (int s = 0; s < sizes.size(); s++) {
-          long size = sizes.get(s);
-          long count = size / DataType.FP16.bytes();
-          if (rank == 0) {
-            progress.step(target + " " + ByteSize.format(size));
-          }
-          try (DeviceBuffer send = runtime.allocate(device, size);
-              DeviceBuffer recv = runtime.allocate(device, size)) {
-            data.fill(send, Fp16.encode(rank + 1));
-            for (int i = 0; i < settings.warmup(); i++) {
-              r.lineUp();
-              runtime.allReduceSum(send, recv, count, DataType.FP16, comm, stream);
-              runtime.synchronize(stream);
-            }
-            for (int i = 0; i < settings.iterations(); i++) {
-              r.lineUp();
-              runtime.record(start, stream);
-              runtime.allReduceSum(send, recv, count, DataType.FP16, comm, stream);
-              runtime.record(end, stream);
-              runtime.synchronize(stream);
-              seconds[s][rank][i] = runtime.elapsedMillis(start, end) / 1e3;
-            }
-            // every element is the sum of 1..n
-            data.check(
-                recv, 0, size, n * (n + 1) / 2, ID + " " + target + " " + ByteSize.format(size), r);
-          }
-          // A rank whose check failed stops the others here, before the next size's first call.
-          r.lineUp();
+  /** Every rank sends and receives the whole message; every element must be the sum of 1..n. */
+  private static final CollectiveRounds.Collective SUM =
+      new CollectiveRounds.Collective() {
+        @Override
+        public String id() {
+          return ID;
         }
-      }
-    }
 
-    private List<Measurement> results() {
-      List<Measurement> out = new ArrayList<>();
-      List<Long> sizes = settings.sizes();
-      for (int s = 0; s < sizes.size(); s++) {
-        long size = sizes.get(s);
-        double[] rounds = RankGroup.slowestPerRound(seconds[s]);
-        double p50 = Stats.quantile(rounds, 0.5);
-        double p99 = Stats.quantile(rounds, 0.99);
-        double algbw = size / p50;
-        double busbw = algbw * 2.0 * (n - 1) / n;
-        out.add(
-            new AllreduceLatency(
-                target, size, p50, p99, rounds.length, java.util.Arrays.stream(rounds).sum()));
-        out.add(new AllreduceBusBandwidth(target, size, algbw, busbw));
-      }
-      return out;
-    }
-  }
+        @Override
+        public String threadPrefix() {
+          return THREAD_PREFIX;
+        }
+
+        @Override
+        public long sendBytes(long size, int ranks) {
+          return size;
+        }
+
+        @Override
+        public void call(
+            DeviceRuntime runtime,
+            DeviceBuffer send,
+            DeviceBuffer recv,
+            Communicator comm,
+            DeviceStream stream) {
+          runtime.allReduceSum(
+              send, recv, send.size() / DataType.FP16.bytes(), DataType.FP16, comm, stream);
+        }
+
+        @Override
+        public void check(
+            Fp16Blocks data, DeviceBuffer recv, int ranks, String what, RankGroup.Rank rank) {
+          data.check(recv, 0, recv.size(), ranks * (ranks + 1) / 2, what, rank);
+        }
+
+        @Override
+        public List<Measurement> results(String target, CollectiveRounds.Figures f, int ranks) {
+          double algbw = f.algBytesPerSecond();
+          return List.of(
+              new AllreduceLatency(
+                  target,
+                  f.sizeBytes(),
+                  f.p50Seconds(),
+                  f.p99Seconds(),
+                  f.rounds(),
+                  f.sumSeconds()),
+              new AllreduceBusBandwidth(
+                  target, f.sizeBytes(), algbw, algbw * 2.0 * (ranks - 1) / ranks));
+        }
+      };
 }
