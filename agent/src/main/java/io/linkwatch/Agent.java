@@ -74,7 +74,8 @@ public final class Agent implements AutoCloseable {
             config.listen().port(),
             registry,
             store,
-            scheduler::nextFireTimes);
+            scheduler::nextFireTimes,
+            config.web());
     scheduler.start();
     log.info(
         "linkwatch {} started: backend={} probes={} listen={}:{}",

@@ -47,9 +47,20 @@ final class RunCommand implements Callable<Integer> {
       description = "HOST:PORT to serve on (overrides the file). Default: 0.0.0.0:10187.")
   String listen;
 
+  @Option(
+      names = "--web.config.file",
+      paramLabel = "FILE",
+      description =
+          "TLS, client certificates and basic auth, in the Prometheus exporter-toolkit format"
+              + " (overrides web.config_file in the file).")
+  Path webConfigFile;
+
   @Override
   public Integer call() throws Exception {
     AgentConfig cfg = loadConfig();
+    if (webConfigFile != null) {
+      cfg = cfg.withWeb(cfg.web().withConfigFile(webConfigFile));
+    }
     if (backend != null) {
       cfg = cfg.withBackend(backend);
     }
@@ -68,8 +79,10 @@ final class RunCommand implements Callable<Integer> {
     spec.commandLine()
         .getOut()
         .printf(
-            "linkwatch: serving http://%s:%d/metrics%n",
-            shown.contains(":") ? "[" + shown + "]" : shown, agent.port());
+            "linkwatch: serving %s://%s:%d/metrics%n",
+            cfg.web().tls() ? "https" : "http",
+            shown.contains(":") ? "[" + shown + "]" : shown,
+            agent.port());
     spec.commandLine().getOut().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -14,6 +14,7 @@ import java.util.Map;
  *
  * @param budget the largest share of wall time probes may keep a device busy, over the last hour
  * @param busy when a device counts as busy with other work, and what probes do then
+ * @param web TLS, auth and connection limits of the HTTP side
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -23,6 +24,7 @@ public record AgentConfig(
     List<String> workerJavaOptions,
     double budget,
     BusyPolicy busy,
+    WebSettings web,
     Map<ProbeKind, ProbeConfig> probes) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
@@ -35,11 +37,16 @@ public record AgentConfig(
 
   public AgentConfig withListen(ListenAddress l) {
     return new AgentConfig(
-        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, probes);
+        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, web, probes);
   }
 
   public AgentConfig withBackend(Backend b) {
     return new AgentConfig(
-        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, busy, probes);
+        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, busy, web, probes);
+  }
+
+  public AgentConfig withWeb(WebSettings w) {
+    return new AgentConfig(
+        listen, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, w, probes);
   }
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -37,19 +38,28 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   public static AgentConfig load(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new ConfigException(file + ": no such file");
-    } catch (IOException e) {
-      throw new ConfigException(file + ": cannot read: " + e.getMessage());
-    }
-    return parse(file.toString(), text);
+    return parse(file.toString(), readFile(file));
   }
 
-  /** Validates {@code text}; {@code source} prefixes every message. */
+  /**
+   * Validates {@code text}; {@code source} prefixes every message. A web config file it names is
+   * read and validated too (its errors name that file).
+   */
   public static AgentConfig parse(String source, String text) {
+    AgentConfig config = parseYaml(source, text, ConfigLoader::read);
+    return config
+        .web()
+        .configFile()
+        .map(f -> config.withWeb(config.web().withConfigFile(f)))
+        .orElse(config);
+  }
+
+  /**
+   * Reads a strict YAML file with {@code reader}: a mapping at the top, every problem collected and
+   * thrown together, each line prefixed with {@code source}.
+   */
+  static <T> T parseYaml(
+      String source, String text, java.util.function.BiFunction<ConfigNode, Problems, T> reader) {
     JsonNode root;
     try {
       root = new YAMLMapper().readTree(text);
@@ -65,7 +75,7 @@ public final class ConfigLoader {
       throw new ConfigException(source + ": the file must be a mapping of keys to values");
     }
     Problems problems = new Problems();
-    AgentConfig config = read(new ConfigNode("", root, problems), problems);
+    T config = reader.apply(new ConfigNode("", root, problems), problems);
     if (!problems.isEmpty()) {
       StringBuilder msg = new StringBuilder();
       for (String line : problems.lines()) {
@@ -74,6 +84,17 @@ public final class ConfigLoader {
       throw new ConfigException(msg.toString());
     }
     return config;
+  }
+
+  /** The text of {@code file}, or a one-line error naming it. */
+  static String readFile(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException(file + ": no such file");
+    } catch (IOException e) {
+      throw new ConfigException(file + ": cannot read: " + e.getMessage());
+    }
   }
 
   /** SnakeYAML's messages quote the offending line with a caret under it; keep only the words. */
@@ -113,6 +134,18 @@ public final class ConfigLoader {
 
     BusyPolicy busy = readBusy(root.mapping("busy"));
 
+    ConfigNode webNode = root.mapping("web");
+    Optional<Path> webFile =
+        Optional.ofNullable(webNode.scalar("config_file", null, ConfigLoader::absolutePath));
+    WebSettings web =
+        new WebSettings(
+            webFile,
+            WebConfig.NONE,
+            webNode.scalar(
+                "request_timeout", WebSettings.DEFAULT_REQUEST_TIMEOUT, Durations::parse),
+            webNode.integer("max_connections", WebSettings.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+    webNode.rejectUnknown();
+
     ConfigNode probesNode = root.mapping("probes");
     Map<ProbeKind, ProbeConfig> probes = new EnumMap<>(ProbeKind.class);
     for (ProbeKind kind : ProbeKind.values()) {
@@ -121,7 +154,7 @@ public final class ConfigLoader {
     probesNode.rejectUnknown();
     root.rejectUnknown();
     return new AgentConfig(
-        listen, backend, hostPaths, topologyCommand, javaOptions, budget, busy, probes);
+        listen, backend, hostPaths, topologyCommand, javaOptions, budget, busy, web, probes);
   }
 
   private static BusyPolicy readBusy(ConfigNode node) {

@@ -46,6 +46,11 @@ final class ConfigNode implements SettingsSource {
     return node.has(key) && !node.get(key).isNull();
   }
 
+  /** Whether {@code key} is present and holds a mapping. */
+  boolean hasMapping(String key) {
+    return has(key) && node.get(key).isObject();
+  }
+
   /** The mapping under {@code key}; an absent key reads as an empty mapping. */
   ConfigNode mapping(String key) {
     if (!has(key)) {

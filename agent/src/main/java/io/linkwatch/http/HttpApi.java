@@ -1,5 +1,7 @@
 package io.linkwatch.http;
 
+import io.linkwatch.config.WebConfig;
+import io.linkwatch.config.WebSettings;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.probe.result.DeviceActivity;
@@ -25,7 +27,9 @@ import java.util.function.Supplier;
  * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status} and an
  * index page. Handlers only read the last results, which are in memory, so none of them blocks the
  * event loop or starts device work. Unknown paths answer 404, known paths with another method 405
- * (Vert.x Web's router does both). Responses are gzipped when the client asks.
+ * (Vert.x Web's router does both). Responses are gzipped when the client asks. The web config
+ * ({@link WebSettings}) adds TLS, basic auth and headers on every path, and slow or surplus
+ * connections are closed ({@link ConnectionGuard}).
  */
 public final class HttpApi implements AutoCloseable {
   private final Vertx vertx;
@@ -42,11 +46,25 @@ public final class HttpApi implements AutoCloseable {
       int port,
       PrometheusRegistry registry,
       ResultStore store,
-      Supplier<Map<String, Instant>> nextFireTimes)
+      Supplier<Map<String, Instant>> nextFireTimes,
+      WebSettings web)
       throws Exception {
     Vertx vertx = Vertx.vertx();
     ExpositionFormats formats = ExpositionFormats.init();
+    WebConfigWatcher watcher =
+        web.configFile().map(f -> new WebConfigWatcher(f, web.config())).orElse(null);
+    Supplier<WebConfig> config = watcher == null ? web::config : watcher::current;
     Router router = Router.router(vertx);
+    // Every path: the web config's headers, then basic auth when users are configured.
+    router
+        .route()
+        .handler(
+            ctx -> {
+              config.get().headers().forEach(ctx.response()::putHeader);
+              ctx.next();
+            });
+    BasicAuth auth = new BasicAuth(() -> config.get().basicAuthUsers());
+    router.route().handler(auth::handle);
     router.get("/metrics").handler(ctx -> metrics(ctx, registry, formats));
     router
         .get("/healthz")
@@ -54,18 +72,32 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/status").handler(ctx -> status(ctx, store, nextFireTimes));
     router.get("/").handler(HttpApi::index);
     try {
+      HttpServerOptions options =
+          new HttpServerOptions()
+              .setCompressionSupported(true)
+              // Scrapers speak HTTP/1.1; cleartext HTTP/2 upgrades only add surface.
+              .setHttp2ClearTextEnabled(false)
+              .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+              .setIdleTimeout((int) web.requestTimeout().toMillis());
+      web.config().tls().ifPresent(tls -> ServerTls.enable(options, tls));
+      ConnectionGuard guard =
+          new ConnectionGuard(vertx, web.requestTimeout(), web.maxConnections());
       HttpServer server =
           vertx
-              .createHttpServer(
-                  new HttpServerOptions()
-                      .setCompressionSupported(true)
-                      // Scrapers speak HTTP/1.1; cleartext HTTP/2 upgrades only add surface.
-                      .setHttp2ClearTextEnabled(false))
-              .requestHandler(router)
+              .createHttpServer(options)
+              .connectionHandler(guard::opened)
+              .requestHandler(
+                  request -> {
+                    guard.requested(request);
+                    router.handle(request);
+                  })
               .listen(port, host)
               .toCompletionStage()
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);
+      if (watcher != null) {
+        watcher.start(vertx, server);
+      }
       return new HttpApi(vertx, server);
     } catch (Exception e) {
       vertx.close();
