@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  */
 public final class AgentProcess implements AutoCloseable {
   private static final Pattern SERVING =
-      Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/metrics");
+      Pattern.compile("serving https?://127\\.0\\.0\\.1:(\\d+)/metrics");
 
   private final Process process;
   private final int port;

@@ -39,6 +39,16 @@ public final class PrometheusServer implements AutoCloseable {
 
   public static PrometheusServer start(Path dir, int agentPort, String interval, Path... ruleFiles)
       throws Exception {
+    return start(dir, agentPort, interval, "", ruleFiles);
+  }
+
+  /**
+   * As {@link #start(Path, int, String, Path...)}, with {@code scrapeOptions} (YAML lines at the
+   * scrape config's indentation, e.g. {@code " scheme: https\n"}) added to the job.
+   */
+  public static PrometheusServer start(
+      Path dir, int agentPort, String interval, String scrapeOptions, Path... ruleFiles)
+      throws Exception {
     Path binary = Path.of("/usr/bin/prometheus");
     assertThat(binary).as("prometheus is installed (apt-get install prometheus)").exists();
     StringBuilder rules = new StringBuilder();
@@ -54,7 +64,9 @@ public final class PrometheusServer implements AutoCloseable {
             + interval
             + "\n"
             + (ruleFiles.length > 0 ? "rule_files:\n" + rules : "")
-            + "scrape_configs:\n  - job_name: linkwatch\n    static_configs:\n      - targets: ['127.0.0.1:"
+            + "scrape_configs:\n  - job_name: linkwatch\n"
+            + scrapeOptions
+            + "    static_configs:\n      - targets: ['127.0.0.1:"
             + agentPort
             + "']\n");
     int port = freePort();
@@ -101,6 +113,11 @@ public final class PrometheusServer implements AutoCloseable {
             get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)).body());
     assertThat(body.get("status").asText()).isEqualTo("success");
     return body.get("data").get("result");
+  }
+
+  /** The scrape targets' state ({@code data.activeTargets} of {@code /api/v1/targets}). */
+  public JsonNode targets() throws Exception {
+    return Json.MAPPER.readTree(get("/api/v1/targets").body()).get("data").get("activeTargets");
   }
 
   /** Every alert Prometheus holds now, pending or firing. */
