@@ -221,6 +221,18 @@ class WebSecurityLiveTest {
     }
   }
 
+  @Test
+  void curvePreferencesLimitTheKeyExchange() throws Exception {
+    String web =
+        "tls_server_config:\n  cert_file: %s\n  key_file: %s\n  curve_preferences: [CurveP384]\n"
+            .formatted(certs.serverCert, certs.serverKey);
+    try (AgentProcess agent = start(web)) {
+      assertThat(sClient(agent, certs.ca, "-groups", "P-384"))
+          .contains("Server Temp Key: ECDH, secp384r1");
+      assertThat(sClient(agent, certs.ca, "-groups", "X25519")).contains("Cipher is (NONE)");
+    }
+  }
+
   static String servedSubject(AgentProcess agent) throws Exception {
     return sClient(agent, certs.ca);
   }
@@ -229,9 +241,10 @@ class WebSecurityLiveTest {
     return sClient(agent, ca);
   }
 
-  static String sClient(AgentProcess agent, Path ca) throws Exception {
-    Process p =
-        new ProcessBuilder(
+  static String sClient(AgentProcess agent, Path ca, String... more) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
                 "openssl",
                 "s_client",
                 "-connect",
@@ -239,9 +252,9 @@ class WebSecurityLiveTest {
                 "-servername",
                 "localhost",
                 "-CAfile",
-                ca.toString())
-            .redirectErrorStream(true)
-            .start();
+                ca.toString()));
+    cmd.addAll(List.of(more));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor(20, TimeUnit.SECONDS);
