@@ -19,10 +19,6 @@ public record WebSettings(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
 
-  public static final WebSettings DEFAULTS =
-      new WebSettings(
-          Optional.empty(), WebConfig.NONE, DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_CONNECTIONS);
-
   /** With the web config read from {@code file}. */
   public WebSettings withConfigFile(Path file) {
     return new WebSettings(

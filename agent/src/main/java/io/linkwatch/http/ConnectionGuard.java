@@ -60,10 +60,6 @@ final class ConnectionGuard {
             });
   }
 
-  int open() {
-    return timers.size();
-  }
-
   private long arm(HttpConnection conn) {
     return vertx.setTimer(
         timeoutMillis,

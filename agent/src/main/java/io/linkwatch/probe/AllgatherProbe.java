@@ -32,7 +32,7 @@ public final class AllgatherProbe implements Probe {
   public static final String ID = "allgather";
 
   /** Rank threads are named this plus the device id, e.g. {@code linkwatch-allgather-rank-1}. */
-  public static final String THREAD_PREFIX = "linkwatch-allgather-rank-";
+  public static final String THREAD_PREFIX = CollectiveRounds.threadPrefix(ID);
 
   private final AllgatherSettings settings;
 
@@ -83,11 +83,6 @@ public final class AllgatherProbe implements Probe {
         @Override
         public String id() {
           return ID;
-        }
-
-        @Override
-        public String threadPrefix() {
-          return THREAD_PREFIX;
         }
 
         @Override

@@ -36,7 +36,7 @@ public final class AllreduceProbe implements Probe {
   public static final String ID = "allreduce";
 
   /** Rank threads are named this plus the device id, e.g. {@code linkwatch-allreduce-rank-1}. */
-  public static final String THREAD_PREFIX = "linkwatch-allreduce-rank-";
+  public static final String THREAD_PREFIX = CollectiveRounds.threadPrefix(ID);
 
   private final AllreduceSettings settings;
 
@@ -68,11 +68,6 @@ public final class AllreduceProbe implements Probe {
         @Override
         public String id() {
           return ID;
-        }
-
-        @Override
-        public String threadPrefix() {
-          return THREAD_PREFIX;
         }
 
         @Override

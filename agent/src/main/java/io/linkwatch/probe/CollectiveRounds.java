@@ -30,8 +30,6 @@ final class CollectiveRounds {
     /** The probe's id, for progress and mismatch messages. */
     String id();
 
-    String threadPrefix();
-
     /** Bytes each rank sends for a figure of {@code size} (the probe's size convention). */
     long sendBytes(long size, int ranks);
 
@@ -60,6 +58,11 @@ final class CollectiveRounds {
 
   private CollectiveRounds() {}
 
+  /** Rank threads are named this plus the device id, e.g. {@code linkwatch-allreduce-rank-1}. */
+  static String threadPrefix(String probe) {
+    return "linkwatch-" + probe + "-rank-";
+  }
+
   /** The target's result: the collective's records, or the first error of any rank. */
   static TargetResult measure(
       ProbeContext context,
@@ -72,7 +75,7 @@ final class CollectiveRounds {
       Collective collective) {
     try {
       Run run = new Run(context, devices, target, sizes, warmup, iterations, collective);
-      RankGroup.run(context.runtime(), devices, collective.threadPrefix(), run::rank);
+      RankGroup.run(context.runtime(), devices, threadPrefix(collective.id()), run::rank);
       return TargetResult.success(target, P2pProbe.seconds(startedNanos), run.results());
     } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
       // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded

@@ -49,11 +49,6 @@ final class RankGroup {
       return comm.device();
     }
 
-    /** The number of ranks. */
-    int size() {
-      return size;
-    }
-
     /** All ranks meet here; after a failure the line-up is terminated and everyone stops. */
     void lineUp() {
       if (lineUp.arriveAndAwaitAdvance() < 0) {
@@ -116,13 +111,11 @@ final class RankGroup {
             context.gate().guard(target, group, () -> measure.measure(group, target, started))));
   }
 
-  private final int size;
   private final Phaser lineUp;
   private final AtomicReference<Throwable> firstError = new AtomicReference<>();
 
-  private RankGroup(int size) {
-    this.size = size;
-    this.lineUp = new Phaser(size);
+  private RankGroup(int ranks) {
+    this.lineUp = new Phaser(ranks);
   }
 
   /**

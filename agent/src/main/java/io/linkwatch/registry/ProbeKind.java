@@ -1,8 +1,7 @@
 package io.linkwatch.registry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linkwatch.cli.AllgatherTable;
-import io.linkwatch.cli.AllreduceTable;
+import io.linkwatch.cli.CollectiveTable;
 import io.linkwatch.cli.DeviceMemoryTable;
 import io.linkwatch.cli.HostTransferTable;
 import io.linkwatch.cli.P2pBidirectionalTable;
@@ -92,7 +91,7 @@ public enum ProbeKind {
           List.of(
               ResultType.of(AllreduceLatency.class, AllreduceMetrics.LATENCY_WRITER),
               ResultType.of(AllreduceBusBandwidth.class, AllreduceMetrics.BUS_BANDWIDTH_WRITER)),
-          new AllreduceTable())),
+          new CollectiveTable<>(AllreduceSettings::sizes, "fp16 sum, busbw = algbw*2(n-1)/n"))),
   ALLGATHER(
       new ProbeDescriptor<>(
           AllgatherProbe.ID,
@@ -105,7 +104,8 @@ public enum ProbeKind {
           List.of(
               ResultType.of(AllgatherLatency.class, AllgatherMetrics.LATENCY_WRITER),
               ResultType.of(AllgatherBusBandwidth.class, AllgatherMetrics.BUS_BANDWIDTH_WRITER)),
-          new AllgatherTable())),
+          new CollectiveTable<>(
+              AllgatherSettings::sizes, "fp16, size = gathered total, busbw = algbw*(n-1)/n"))),
   DEVICE_MEMORY(
       new ProbeDescriptor<>(
           DeviceMemoryProbe.ID,

@@ -1,21 +1,23 @@
 package io.linkwatch.cli;
 
-import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.ResultTable;
-import io.linkwatch.probe.result.AllreduceBusBandwidth;
-import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.CollectiveBusBandwidth;
+import io.linkwatch.probe.result.CollectiveLatency;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
 import java.io.PrintWriter;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * {@code linkwatch probe allreduce}: a table like the field notes' (seed 001), one row per message
- * size; with two devices busbw equals algbw.
+ * {@code linkwatch probe allreduce} and {@code allgather}: a table like the field notes' (seed
+ * 001), one row per size, then what the figures mean, e.g.
  *
  * <pre>
  * size    p50       p99       algbw GB/s  busbw GB/s
@@ -24,23 +26,35 @@ import java.util.Map;
  * devices 0,1: fp16 sum, busbw = algbw*2(n-1)/n
  * </pre>
  */
-public final class AllreduceTable implements ResultTable<AllreduceSettings> {
+public final class CollectiveTable<S extends ProbeSettings> implements ResultTable<S> {
+  private final Function<S, List<Long>> sizes;
+  private final String legend;
+
+  /**
+   * @param legend follows {@code devices 0,1: } under each table, e.g. {@code fp16 sum, busbw =
+   *     algbw*2(n-1)/n}
+   */
+  public CollectiveTable(Function<S, List<Long>> sizes, String legend) {
+    this.sizes = sizes;
+    this.legend = legend;
+  }
+
   @Override
-  public void print(ProbeRun run, AllreduceSettings settings, PrintWriter out) {
+  public void print(ProbeRun run, S settings, PrintWriter out) {
     for (TargetResult t : run.targets()) {
-      Map<Long, AllreduceLatency> latency = new HashMap<>();
-      Map<Long, AllreduceBusBandwidth> bandwidth = new HashMap<>();
+      Map<Long, CollectiveLatency> latency = new HashMap<>();
+      Map<Long, CollectiveBusBandwidth> bandwidth = new HashMap<>();
       for (Measurement m : t.measurements()) {
-        if (m instanceof AllreduceLatency l) {
+        if (m instanceof CollectiveLatency l) {
           latency.put(l.sizeBytes(), l);
-        } else if (m instanceof AllreduceBusBandwidth b) {
+        } else if (m instanceof CollectiveBusBandwidth b) {
           bandwidth.put(b.sizeBytes(), b);
         }
       }
       Table table = new Table("size", "p50", "p99", "algbw GB/s", "busbw GB/s");
-      for (long size : settings.sizes()) {
-        AllreduceLatency l = latency.get(size);
-        AllreduceBusBandwidth b = bandwidth.get(size);
+      for (long size : sizes.apply(settings)) {
+        CollectiveLatency l = latency.get(size);
+        CollectiveBusBandwidth b = bandwidth.get(size);
         table.row(
             ByteSize.format(size),
             l == null ? OneShot.missing(t) : time(l.p50Seconds()),
@@ -49,7 +63,7 @@ public final class AllreduceTable implements ResultTable<AllreduceSettings> {
             b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.busBytesPerSecond() / 1e9));
       }
       table.print(out);
-      out.println("devices " + t.target() + ": fp16 sum, busbw = algbw*2(n-1)/n");
+      out.println("devices " + t.target() + ": " + legend);
     }
   }
 
