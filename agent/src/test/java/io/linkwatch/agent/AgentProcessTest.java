@@ -39,16 +39,6 @@ class AgentProcessTest {
           sizes: [4MiB]
           warmup: 1
           iterations: 3
-        allreduce:
-          enabled: false
-        host_transfer:
-          enabled: false
-        device_memory:
-          enabled: false
-        p2p_bidirectional:
-          enabled: false
-        allgather:
-          enabled: false
         topology:
           every: 1m
           deadline: 20s
@@ -59,7 +49,7 @@ class AgentProcessTest {
 
   @BeforeAll
   static void start() throws Exception {
-    agent = AgentProcess.start(dir, CONFIG, Map.of());
+    agent = AgentProcess.start(dir, AgentProcess.onlyProbes(CONFIG), Map.of());
   }
 
   @AfterAll

@@ -49,14 +49,6 @@ class BusyDeviceLiveTest {
           size: 64MiB
           warmup: 1
           iterations: 3
-        allreduce:
-          enabled: false
-        p2p_bidirectional:
-          enabled: false
-        allgather:
-          enabled: false
-        host_transfer:
-          enabled: false
         topology:
           every: 60s
           deadline: 30s
@@ -71,7 +63,7 @@ class BusyDeviceLiveTest {
   void busyDevicesAreLeftAloneAndMeasuredInTheNextIdleWindow() throws Exception {
     Path rules = LiveRules.write(dir);
     String config = "busy:\n  retry: 2s\n" + PROBES;
-    try (AgentProcess agent = AgentProcess.start(dir, config, Map.of());
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(config), Map.of());
         PrometheusServer prometheus = PrometheusServer.start(dir, agent.port(), "1s", rules)) {
       awaitSeries(agent, prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2);
       awaitSeries(agent, prometheus, "linkwatch_device_memory_bandwidth_bytes_per_second", 2);
@@ -178,7 +170,7 @@ class BusyDeviceLiveTest {
                 .replace("every: 20s", "every: 8s")
                 .replace("deadline: 15s", "deadline: 7s")
                 .replace("  device_memory:\n", "  device_memory:\n    enabled: false\n");
-    try (AgentProcess agent = AgentProcess.start(dir, config, Map.of());
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(config), Map.of());
         PrometheusServer prometheus = PrometheusServer.start(dir, agent.port(), "1s", rules)) {
       awaitSeries(agent, prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2);
       LiveRules.awaitNoAlerts(prometheus, Duration.ofSeconds(30));

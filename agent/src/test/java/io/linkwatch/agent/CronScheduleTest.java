@@ -26,14 +26,8 @@ class CronScheduleTest {
             sizes: [1MiB]
             warmup: 0
             iterations: 2
-          allreduce: {enabled: false}
-          host_transfer: {enabled: false}
-          device_memory: {enabled: false}
-          p2p_bidirectional: {enabled: false}
-          allgather: {enabled: false}
-          topology: {enabled: false}
         """;
-    try (AgentProcess agent = AgentProcess.start(dir, config, Map.of())) {
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(config), Map.of())) {
       String text =
           agent.awaitMetrics(
               Duration.ofSeconds(20),

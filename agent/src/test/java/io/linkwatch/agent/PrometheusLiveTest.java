@@ -32,16 +32,6 @@ class PrometheusLiveTest {
           sizes: [128MiB]
           warmup: 1
           iterations: 3
-        allreduce:
-          enabled: false
-        host_transfer:
-          enabled: false
-        device_memory:
-          enabled: false
-        p2p_bidirectional:
-          enabled: false
-        allgather:
-          enabled: false
         topology:
           every: 30s
           deadline: 20s
@@ -53,7 +43,7 @@ class PrometheusLiveTest {
   void degradedLinkAlertsForThatPairOnlyAndClears() throws Exception {
     Path rules = LiveRules.write(dir);
 
-    try (AgentProcess agent = AgentProcess.start(dir, CONFIG, Map.of());
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(CONFIG), Map.of());
         PrometheusServer prometheus = PrometheusServer.start(dir, agent.port(), "1s", rules)) {
       // The query API serves the agent's p2p series.
       JsonNode series =

@@ -28,16 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SlowClientsLiveTest {
   static final String PROBES =
-      """
+      AgentProcess.onlyProbes(
+          """
       probes:
-        p2p: {enabled: false}
-        p2p_bidirectional: {enabled: false}
-        allreduce: {enabled: false}
-        allgather: {enabled: false}
-        host_transfer: {enabled: false}
-        device_memory: {enabled: false}
         topology: {every: 1h, deadline: 1m}
-      """;
+      """);
 
   @TempDir Path dir;
 

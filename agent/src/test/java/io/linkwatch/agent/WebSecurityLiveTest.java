@@ -27,16 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WebSecurityLiveTest {
   static final String PROBES =
-      """
+      AgentProcess.onlyProbes(
+          """
       probes:
         p2p: {every: 30s, deadline: 20s, sizes: [1MiB], warmup: 1, iterations: 2}
-        p2p_bidirectional: {enabled: false}
-        allreduce: {enabled: false}
-        allgather: {enabled: false}
-        host_transfer: {enabled: false}
-        device_memory: {enabled: false}
-        topology: {enabled: false}
-      """;
+      """);
   static final String PASSWORD = "correct-horse";
   static final String HASH = BCrypt.withDefaults().hashToString(10, PASSWORD.toCharArray());
 

@@ -41,6 +41,20 @@ public final class AgentProcess implements AutoCloseable {
     this.control = control;
   }
 
+  /**
+   * {@code config} (whose last section is {@code probes:}) with every probe it does not name
+   * switched off, so a live test runs only the probes it is about, whatever probes exist.
+   */
+  public static String onlyProbes(String config) {
+    StringBuilder out = new StringBuilder(config.endsWith("\n") ? config : config + "\n");
+    for (io.linkwatch.registry.ProbeKind kind : io.linkwatch.registry.ProbeKind.values()) {
+      if (!java.util.regex.Pattern.compile("(?m)^  " + kind.id() + ":").matcher(config).find()) {
+        out.append("  ").append(kind.id()).append(": {enabled: false}\n");
+      }
+    }
+    return out.toString();
+  }
+
   /** Starts the agent with {@code configYaml} (listen and backend are set here). */
   public static AgentProcess start(Path dir, String configYaml, Map<String, String> env)
       throws Exception {
