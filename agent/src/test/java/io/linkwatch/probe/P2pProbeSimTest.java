@@ -34,7 +34,7 @@ class P2pProbeSimTest {
     control.close();
   }
 
-  static ProbeRun run(P2pSettings settings) {
+  static ProbeRun run(ProbeSettings settings) {
     try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM)) {
       return settings
           .newProbe()
