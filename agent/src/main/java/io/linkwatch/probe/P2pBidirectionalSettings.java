@@ -73,6 +73,6 @@ public record P2pBidirectionalSettings(
   @Override
   public void preflight(Preflight check) {
     check.devicesExist("pairs", pairs.stream().flatMap(p -> Stream.of(p.src(), p.dst())).toList());
-    check.sizesFit("sizes", sizes.stream().map(s -> 2 * s).toList());
+    check.sizesFit("sizes", sizes, 2); // each device sends one buffer and receives another
   }
 }

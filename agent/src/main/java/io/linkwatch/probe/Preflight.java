@@ -47,14 +47,23 @@ public final class Preflight {
 
   /** E.g. {@code 1TiB is more than device 0's memory (64GiB)}. */
   public void sizesFit(String key, List<Long> sizes) {
+    sizesFit(key, sizes, 1);
+  }
+
+  /**
+   * As {@link #sizesFit(String, List)} for a probe that puts {@code buffers} buffers of each size
+   * on a device, e.g. {@code 40GiB (2 buffers of it per device) is more than device 0's memory}.
+   */
+  public void sizesFit(String key, List<Long> sizes, int buffers) {
     int count = runtime.deviceCount();
     for (int d = 0; d < count; d++) {
       long total = runtime.memoryInfo(d).totalBytes();
       for (long size : sizes) {
-        if (size > total) {
+        if (size * buffers > total) {
           problem(
               key,
               ByteSize.format(size)
+                  + (buffers > 1 ? " (" + buffers + " buffers of it per device)" : "")
                   + " is more than device "
                   + d
                   + "'s memory ("

@@ -177,6 +177,17 @@ class CliTest {
     assertThat(r.out()).isEmpty();
   }
 
+  /** Both directions put a send and a receive buffer of each size on every device. */
+  @Test
+  void aBidirectionalSizeMustFitTwiceOnEveryDevice() {
+    Run r = cli("probe", "p2p-bidirectional", "--backend", "sim", "--sizes", "40GiB");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "linkwatch: --sizes: 40GiB (2 buffers of it per device) is more than device 0's"
+                + " memory (64GiB)\n");
+  }
+
   @Test
   void badIterationsExitTwo() {
     Run r = cli("probe", "p2p", "--backend", "sim", "--iterations", "0");
