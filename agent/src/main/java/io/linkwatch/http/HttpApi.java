@@ -135,6 +135,7 @@ public final class HttpApi implements AutoCloseable {
               .put("target", s.target())
               .put("result", s.lastOutcome().label())
               .put("error", s.error())
+              .put("failed_call", s.call().isEmpty() ? null : s.call())
               .put("duration_seconds", s.durationSeconds())
               .put(
                   "last_run",
@@ -166,6 +167,15 @@ public final class HttpApi implements AutoCloseable {
               .put("reasons", reasons)
               .put("checked", Instant.ofEpochMilli(a.checkedAtMillis()).toString()));
     }
+    JsonObject tolerated = new JsonObject();
+    store
+        .lastTolerated()
+        .forEach(
+            (probe, failures) -> {
+              JsonArray list = new JsonArray();
+              failures.forEach(list::add);
+              tolerated.put(probe, list);
+            });
     JsonObject schedule = new JsonObject();
     next.forEach((probe, at) -> schedule.put(probe, at.toString()));
     JsonObject body =
@@ -173,7 +183,8 @@ public final class HttpApi implements AutoCloseable {
             .put("targets", targets)
             .put("devices", devices)
             .put("next_runs", schedule)
-            .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())));
+            .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())))
+            .put("tolerated_failures", tolerated);
     ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
   }
 

@@ -14,6 +14,8 @@ import java.util.Map;
  * linkwatch_probe_success{probe="p2p",target="0->1"} 1.0
  * linkwatch_probe_runs_total{probe="p2p",result="skipped_device_busy",target="0->1"} 3.0
  * linkwatch_probe_interval_seconds{probe="p2p"} 300.0
+ * linkwatch_probe_failed_call_info{call="aclrtSynchronizeStream",probe="p2p",target="0->1"} 1.0
+ * linkwatch_driver_tolerated_failures_total{call="aclrtResetDevice",probe="p2p"} 2.0
  * </pre>
  */
 final class HealthMetrics {
@@ -24,6 +26,10 @@ final class HealthMetrics {
   static final String DEFERRED_SINCE = "linkwatch_probe_deferred_since_timestamp_seconds";
   static final String DEFERRED_ALERT_AFTER = "linkwatch_probe_deferred_alert_after_seconds";
   static final String INTERVAL = "linkwatch_probe_interval_seconds";
+  static final String FAILED_CALL = "linkwatch_probe_failed_call_info";
+
+  /** A counter: the exposition appends {@code _total}. */
+  static final String TOLERATED = "linkwatch_driver_tolerated_failures";
 
   /** A counter: the exposition appends {@code _total}. */
   static final String RUNS = "linkwatch_probe_runs";
@@ -46,8 +52,17 @@ final class HealthMetrics {
     MetricFamilies.Gauge deferredSince =
         f.gauge(
             DEFERRED_SINCE, "Unix time the target's current wait for an idle device began.", null);
+    MetricFamilies.Gauge failedCall =
+        f.gauge(
+            FAILED_CALL,
+            "1 for the driver call the target's last run failed in (returned an error, hung or"
+                + " crashed); absent when it succeeded or the failure was in no call.",
+            null);
     for (TargetStatus s : statuses) {
       String[] labels = {"probe", s.probe(), "target", s.target()};
+      if (!s.succeeded() && !s.call().isEmpty()) {
+        failedCall.add(1, "probe", s.probe(), "target", s.target(), "call", s.call());
+      }
       success.add(s.succeeded() ? 1 : 0, labels);
       duration.add(s.durationSeconds(), labels);
       if (s.lastSuccessEpochSeconds() > 0) {
@@ -74,6 +89,24 @@ final class HealthMetrics {
             "The probe's configured schedule, so alerts need no hard-coded periods.",
             Unit.SECONDS);
     intervalSeconds.forEach((probe, seconds) -> interval.add(seconds, "probe", probe));
+  }
+
+  static void writeTolerated(Map<ResultStore.ToleratedKey, Long> counts, MetricFamilies f) {
+    CounterSnapshot.Builder b =
+        CounterSnapshot.builder()
+            .name(TOLERATED)
+            .help(
+                "Driver calls that failed without failing the run (cleanup such as"
+                    + " aclrtResetDevice, inventory with a stand-in such as aclrtGetSocName), by"
+                    + " probe and call.");
+    counts.forEach(
+        (key, count) ->
+            b.dataPoint(
+                CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("call", key.call(), "probe", key.probe()))
+                    .value(count)
+                    .build()));
+    f.add(b.build());
   }
 
   static void writeRuns(Map<ResultStore.RunKey, Long> runCounts, MetricFamilies f) {

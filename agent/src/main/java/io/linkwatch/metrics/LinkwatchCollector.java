@@ -63,6 +63,7 @@ public final class LinkwatchCollector implements MultiCollector {
     HealthMetrics.write(statuses, f);
     HealthMetrics.writeSettings(intervalSeconds, deferredAlertAfterSeconds, f);
     HealthMetrics.writeRuns(store.runCounts(), f);
+    HealthMetrics.writeTolerated(store.toleratedCounts(), f);
     DeviceActivityMetrics.write(store.deviceActivity(), f);
     f.add(
         InfoSnapshot.builder()

@@ -4,8 +4,10 @@ import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.ToleratedFailure;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +25,16 @@ public final class ResultStore {
   /** A run counter's key. */
   public record RunKey(String probe, String target, Outcome result) {}
 
+  /** A tolerated failure counter's key. */
+  public record ToleratedKey(String probe, String call) {}
+
   private final Clock clock;
   private final Map<String, Map<String, TargetStatus>> byProbe = new TreeMap<>();
   private final Map<RunKey, Long> runs = new LinkedHashMap<>();
   private final Map<String, String> skipped = new TreeMap<>();
+  private final Map<ToleratedKey, Long> toleratedCounts =
+      new TreeMap<>(Comparator.comparing(ToleratedKey::probe).thenComparing(ToleratedKey::call));
+  private final Map<String, List<ToleratedFailure>> lastTolerated = new TreeMap<>();
 
   /** The last activity check of a device, and the probe whose run made it. */
   private record Check(DeviceActivity activity, String probe) {}
@@ -69,7 +77,8 @@ public final class ResultStore {
               lastSuccess,
               t.measurements(),
               0,
-              "");
+              "",
+              t.call());
       if (t.outcome().deferred()) {
         // The last run that measured (if any) stays what the target shows while it waits.
         double since =
@@ -85,6 +94,12 @@ public final class ResultStore {
       } else {
         skipped.put(run.probe(), run.skippedBecause());
       }
+    }
+    if (!run.tolerated().isEmpty() || !retry) {
+      lastTolerated.put(run.probe(), run.tolerated());
+    }
+    for (ToleratedFailure f : run.tolerated()) {
+      toleratedCounts.merge(new ToleratedKey(run.probe(), f.call()), 1L, Long::sum);
     }
     for (DeviceActivity a : run.devices()) {
       devices.put(a.device(), new Check(a, run.probe()));
@@ -156,6 +171,26 @@ public final class ResultStore {
 
   public synchronized Map<RunKey, Long> runCounts() {
     return new LinkedHashMap<>(runs);
+  }
+
+  /** Tolerated driver call failures so far, by probe and call. */
+  public synchronized Map<ToleratedKey, Long> toleratedCounts() {
+    return new LinkedHashMap<>(toleratedCounts);
+  }
+
+  /**
+   * What the tolerated failures of each probe's last run that had any said, by probe: {@code
+   * aclrtResetDevice(1) returned 507899: ...}.
+   */
+  public synchronized Map<String, List<String>> lastTolerated() {
+    Map<String, List<String>> out = new TreeMap<>();
+    lastTolerated.forEach(
+        (probe, failures) -> {
+          if (!failures.isEmpty()) {
+            out.put(probe, failures.stream().map(ToleratedFailure::detail).toList());
+          }
+        });
+    return out;
   }
 
   /** Probes whose last run found nothing to do on this machine, with the reason. */

@@ -12,6 +12,9 @@ import java.util.List;
  * first skip or discard of the current wait), the last run that did measure stays as it was: its
  * figures are still the latest true ones, and a skipped run is neither a success nor a failure.
  * {@code deferredBecause} says which device was busy and why.
+ *
+ * <p>{@code call} is the driver call the last failure is placed in (it returned an error, hung or
+ * crashed), empty when none is.
  */
 public record TargetStatus(
     String probe,
@@ -23,11 +26,13 @@ public record TargetStatus(
     double lastSuccessEpochSeconds,
     List<Measurement> measurements,
     double deferredSinceEpochSeconds,
-    String deferredBecause) {
+    String deferredBecause,
+    String call) {
 
   public TargetStatus {
     measurements = List.copyOf(measurements);
     deferredBecause = deferredBecause == null ? "" : deferredBecause;
+    call = call == null ? "" : call;
   }
 
   public boolean deferred() {
@@ -46,7 +51,8 @@ public record TargetStatus(
         lastSuccessEpochSeconds,
         measurements,
         since,
-        because);
+        because,
+        call);
   }
 
   public boolean succeeded() {

@@ -1,7 +1,6 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.runtime.BackendUnavailableException;
 import io.linkwatch.runtime.Communicator;
@@ -79,8 +78,7 @@ final class CollectiveRounds {
       return TargetResult.success(target, P2pProbe.seconds(startedNanos), run.results());
     } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
       // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
-      return TargetResult.failure(
-          target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(startedNanos));
+      return TargetResult.error(target, e, P2pProbe.seconds(startedNanos));
     }
   }
 

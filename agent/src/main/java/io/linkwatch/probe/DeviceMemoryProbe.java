@@ -45,9 +45,7 @@ public final class DeviceMemoryProbe implements Probe {
     try {
       count = context.runtime().deviceCount();
     } catch (DeviceException e) {
-      return ProbeRun.of(
-          probe,
-          List.of(TargetResult.failure(probe, Outcome.ERROR, e.getMessage(), seconds(started))));
+      return ProbeRun.failedBeforeTargets(probe, TargetResult.error(probe, e, seconds(started)));
     }
     if (count < 1) {
       return ProbeRun.notApplicable(probe, "no devices found");
@@ -84,11 +82,11 @@ public final class DeviceMemoryProbe implements Probe {
     try (DeviceBuffer src = runtime.allocate(device, size);
         DeviceBuffer dst = runtime.allocate(device, size)) {
       DataCheck check = new DataCheck(runtime);
-      check.fill(src, 0x5eed_0000L + device);
+      DataCheck.Pattern written = check.fill(src, 0x5eed_0000L + device);
       double seconds =
           new CopyTimer(runtime, settings.warmup(), settings.iterations())
               .medianSeconds(dst, src, size, device);
-      String mismatch = check.compare(src, dst, size);
+      String mismatch = check.verify(dst, size, written);
       if (!mismatch.isEmpty()) {
         throw new DataMismatchException(
             "device_memory " + target + " " + ByteSize.format(size) + ": " + mismatch);
@@ -105,7 +103,7 @@ public final class DeviceMemoryProbe implements Probe {
           seconds(started),
           List.of(new DeviceMemoryBandwidth(device, size, size / seconds)));
     } catch (DeviceException | DataMismatchException e) {
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), seconds(started));
+      return TargetResult.error(target, e, seconds(started));
     }
   }
 

@@ -200,7 +200,7 @@ public final class HostTransferProbe implements Probe {
           affinity.runPinned(node.cpus(), () -> measureOnNode(run, target, device, nodeId));
       return TargetResult.success(target, seconds(started), measured);
     } catch (DeviceException | DataMismatchException | HostException e) {
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), seconds(started));
+      return TargetResult.error(target, e, seconds(started));
     }
   }
 
@@ -222,7 +222,7 @@ public final class HostTransferProbe implements Probe {
     DeviceRuntime runtime = run.context.runtime();
     long seed = 1_000_003L * device + 1_009L * node + size;
     try (HostSide host = openHost(run, memory, size)) {
-      DataCheck.fill(host.buffer, seed);
+      DataCheck.Pattern toDevice = DataCheck.fill(host.buffer, seed);
       Placement placement = run.placement.of(host.buffer.address(), size);
       CopyTimer timer = new CopyTimer(runtime, settings.warmup(), settings.iterations());
       DataCheck check = new DataCheck(runtime);
@@ -231,10 +231,10 @@ public final class HostTransferProbe implements Probe {
       double d2h;
       try (DeviceBuffer dev = runtime.allocate(device, size)) {
         h2d = timer.medianSeconds(dev, host.buffer, size, device);
-        requireEqual(check.compare(host.buffer, dev, size), what + " h2d");
-        check.fill(dev, ~seed);
+        requireEqual(check.verify(dev, size, toDevice), what + " h2d");
+        DataCheck.Pattern toHost = check.fill(dev, ~seed);
         d2h = timer.medianSeconds(host.buffer, dev, size, device);
-        requireEqual(check.compare(dev, host.buffer, size), what + " d2h");
+        requireEqual(check.verify(host.buffer, size, toHost), what + " d2h");
       }
       return measurements(
           device,

@@ -96,7 +96,7 @@ public final class P2pBidirectionalProbe implements Probe {
       }
       return TargetResult.success(target, P2pProbe.seconds(started), measured);
     } catch (DeviceException | DataMismatchException e) {
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), P2pProbe.seconds(started));
+      return TargetResult.error(target, e, P2pProbe.seconds(started));
     }
   }
 
@@ -109,11 +109,11 @@ public final class P2pBidirectionalProbe implements Probe {
         DeviceBuffer fromB = runtime.allocate(b, size);
         DeviceBuffer intoA = runtime.allocate(a, size)) {
       DataCheck check = new DataCheck(runtime);
-      check.fill(fromA, 31L * a + b);
-      check.fill(fromB, 31L * b + a);
+      DataCheck.Pattern writtenA = check.fill(fromA, 31L * a + b);
+      DataCheck.Pattern writtenB = check.fill(fromB, 31L * b + a);
       double seconds = medianPairSeconds(runtime, a, intoB, fromA, intoA, fromB, size);
       for (String mismatch :
-          List.of(check.compare(fromA, intoB, size), check.compare(fromB, intoA, size))) {
+          List.of(check.verify(intoB, size, writtenA), check.verify(intoA, size, writtenB))) {
         if (!mismatch.isEmpty()) {
           throw new DataMismatchException(
               ID

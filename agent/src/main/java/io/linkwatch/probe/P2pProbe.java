@@ -87,7 +87,7 @@ public final class P2pProbe implements Probe {
       }
       return TargetResult.success(target, seconds(started), measured);
     } catch (DeviceException | DataMismatchException e) {
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), seconds(started));
+      return TargetResult.error(target, e, seconds(started));
     }
   }
 
@@ -95,11 +95,11 @@ public final class P2pProbe implements Probe {
     try (DeviceBuffer src = runtime.allocate(pair.src(), size);
         DeviceBuffer dst = runtime.allocate(pair.dst(), size)) {
       DataCheck check = new DataCheck(runtime);
-      check.fill(src, 31L * pair.src() + pair.dst());
+      DataCheck.Pattern written = check.fill(src, 31L * pair.src() + pair.dst());
       double seconds =
           new CopyTimer(runtime, settings.warmup(), settings.iterations())
               .medianSeconds(dst, src, size, pair.src());
-      String mismatch = check.compare(src, dst, size);
+      String mismatch = check.verify(dst, size, written);
       if (!mismatch.isEmpty()) {
         throw new DataMismatchException(
             "p2p " + pair + " " + ByteSize.format(size) + ": " + mismatch);

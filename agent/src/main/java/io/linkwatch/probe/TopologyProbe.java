@@ -48,9 +48,7 @@ public final class TopologyProbe implements Probe {
     try {
       count = runtime.deviceCount();
     } catch (DeviceException e) {
-      return ProbeRun.of(
-          probe,
-          List.of(TargetResult.failure(probe, Outcome.ERROR, e.getMessage(), seconds(started))));
+      return ProbeRun.failedBeforeTargets(probe, TargetResult.error(probe, e, seconds(started)));
     }
     if (count < 1) {
       return ProbeRun.notApplicable(probe, "no devices found");
@@ -106,7 +104,7 @@ public final class TopologyProbe implements Probe {
           seconds(started),
           List.of(new DeviceInfo(device, name, physical, "", affinity, total)));
     } catch (DeviceException e) {
-      return TargetResult.failure(target, Outcome.ERROR, e.getMessage(), seconds(started));
+      return TargetResult.error(target, e, seconds(started));
     }
   }
 

@@ -9,7 +9,9 @@ import java.util.Optional;
  * resource it hands out is a {@link Handle} or {@link HostBuffer} the caller closes.
  *
  * <p>Calls that take a device make it the calling thread's current device first, as AscendCL's
- * per-thread device model requires.
+ * per-thread device model requires. A failing cleanup call ({@link Handle#close()} of a
+ * communicator, {@link #close()}) or an inventory call with a stand-in answer ({@link #socName()},
+ * {@link #physicalId}) does not throw: it is kept in {@link #toleratedFailures()}.
  */
 public interface DeviceRuntime extends AutoCloseable {
   Backend backend();
@@ -98,6 +100,12 @@ public interface DeviceRuntime extends AutoCloseable {
 
   /** Resource counts that the sim keeps, for leak checks; empty on real hardware. */
   Optional<Long> liveAllocations();
+
+  /**
+   * The calls that failed so far without failing the run (cleanup, inventory with a stand-in),
+   * including those of {@link #close()}.
+   */
+  List<ToleratedFailure> toleratedFailures();
 
   @Override
   void close();

@@ -9,6 +9,7 @@ import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.ToleratedFailure;
 import io.linkwatch.worker.ProbeRunner;
 import io.linkwatch.worker.WorkerRequest;
 import java.time.Clock;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,6 +205,16 @@ public final class ProbeExecutor implements ProbeRuns {
   }
 
   private static void logRun(ProbeRun run, boolean retry) {
+    if (!run.tolerated().isEmpty()) {
+      // One line per run, however many: a reset that fails is a driver symptom, not the run's end.
+      log.warn(
+          "probe={} driver calls failed without failing the run: {}",
+          run.probe(),
+          run.tolerated().stream()
+              .map(ToleratedFailure::detail)
+              .distinct()
+              .collect(Collectors.joining("; ")));
+    }
     if (!run.skippedBecause().isEmpty()) {
       log.info("probe={} skipped: {}", run.probe(), run.skippedBecause());
       return;

@@ -3,7 +3,6 @@ package io.linkwatch.worker;
 import io.linkwatch.activity.ActivityGate;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
-import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.CommandTopologySource;
@@ -11,11 +10,14 @@ import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.calls.CallJournal;
+import io.linkwatch.runtime.calls.CallJournalFile;
+import io.linkwatch.runtime.calls.MappedCallJournal;
 import io.linkwatch.util.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.List;
+import java.nio.file.Path;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,33 +42,65 @@ public final class WorkerMain {
 
   static ProbeRun execute(WorkerRequest request) {
     long started = System.nanoTime();
-    try (DeviceRuntime runtime = AscendRuntime.open(request.backend())) {
-      ActivityGate gate = ActivityGate.standard(request.busy(), runtime, request.memoryBaselines());
-      ProbeRun run =
-          request
-              .settings()
-              .newProbe()
-              .run(
-                  new ProbeContext(
-                      runtime,
-                      FallbackTopologySource.standard(
-                          request.topologyCommand(), CommandTopologySource.DEFAULT_TIMEOUT),
-                      request.hostPaths(),
-                      Progress.NONE,
-                      gate,
-                      Set.copyOf(request.targets())));
-      log.debug("device activity checks of {}: {}", request.probe(), gate.cost());
-      return run.withDevices(gate.activity());
+    DeviceRuntime runtime;
+    try {
+      runtime = AscendRuntime.open(request.backend(), journal());
     } catch (RuntimeException e) {
-      // The runtime failed before any target could run (no library, aclInit failed, ...).
-      return ProbeRun.of(
-          request.probe(),
-          List.of(
-              TargetResult.failure(
-                  request.probe(),
-                  Outcome.ERROR,
-                  e.getMessage(),
-                  (System.nanoTime() - started) / 1e9)));
+      // No library, aclInit failed, ...: nothing ran, and the targets are not known here.
+      return ProbeRun.failedBeforeTargets(
+          request.probe(), TargetResult.error(request.probe(), e, seconds(started)));
     }
+    ProbeRun run;
+    try {
+      run = measure(request, runtime);
+    } catch (RuntimeException e) {
+      // The probe failed before it could enumerate its targets (the device count, say).
+      run =
+          ProbeRun.failedBeforeTargets(
+              request.probe(), TargetResult.error(request.probe(), e, seconds(started)));
+    } finally {
+      runtime.close();
+    }
+    return run.withTolerated(runtime.toleratedFailures());
+  }
+
+  private static ProbeRun measure(WorkerRequest request, DeviceRuntime runtime) {
+    ActivityGate gate = ActivityGate.standard(request.busy(), runtime, request.memoryBaselines());
+    ProbeRun run =
+        request
+            .settings()
+            .newProbe()
+            .run(
+                new ProbeContext(
+                    runtime,
+                    FallbackTopologySource.standard(
+                        request.topologyCommand(), CommandTopologySource.DEFAULT_TIMEOUT),
+                    request.hostPaths(),
+                    Progress.NONE,
+                    gate,
+                    Set.copyOf(request.targets())));
+    log.debug("device activity checks of {}: {}", request.probe(), gate.cost());
+    return run.withDevices(gate.activity());
+  }
+
+  /**
+   * The journal the agent made for this worker ({@link CallJournalFile#ENV}); none when started
+   * without one. A journal that cannot be mapped costs the diagnosis, not the run.
+   */
+  private static CallJournal journal() {
+    String path = System.getenv(CallJournalFile.ENV);
+    if (path == null || path.isBlank()) {
+      return CallJournal.NONE;
+    }
+    try {
+      return MappedCallJournal.open(Path.of(path));
+    } catch (IOException | RuntimeException e) {
+      log.warn("cannot map the call journal {}: {}", path, e.getMessage());
+      return CallJournal.NONE;
+    }
+  }
+
+  private static double seconds(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
   }
 }

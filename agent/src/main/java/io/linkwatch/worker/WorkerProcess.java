@@ -4,18 +4,23 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
-import io.linkwatch.util.Durations;
+import io.linkwatch.runtime.calls.CallJournalFile;
+import io.linkwatch.runtime.calls.JournalEntry;
 import io.linkwatch.util.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +35,10 @@ import org.slf4j.LoggerFactory;
  * leaves nothing behind between runs: the next run starts clean.
  *
  * <ul>
- *   <li>past the deadline the worker is killed and every target gets {@code timeout};
- *   <li>a worker that dies (a driver crash) gives {@code error} with its exit status;
+ *   <li>past the deadline the worker is killed and every target gets {@code timeout}, naming the
+ *       driver call it hung in (from its {@link CallJournalFile call journal});
+ *   <li>a worker that dies (a driver crash) gives {@code error} with its exit status, the call it
+ *       died in and its last stderr lines;
  *   <li>its stderr lines are relayed to this log, prefixed with the probe.
  * </ul>
  */
@@ -57,65 +64,90 @@ public final class WorkerProcess implements ProbeRunner {
   }
 
   /**
-   * @param knownTargets the probe's targets from earlier runs, to report a run that died
+   * @param knownTargets the probe's targets from earlier runs, to report a run that failed before
+   *     it knew its own
    */
   @Override
   public ProbeRun run(WorkerRequest request, Duration deadline, List<String> knownTargets) {
+    return runWorker(request, deadline).onTargets(knownTargets);
+  }
+
+  private ProbeRun runWorker(WorkerRequest request, Duration deadline) {
     long started = System.nanoTime();
+    Optional<CallJournalFile> journal = createJournal();
+    try {
+      return runWorker(request, deadline, journal, started);
+    } finally {
+      journal.ifPresent(CallJournalFile::close);
+    }
+  }
+
+  private ProbeRun runWorker(
+      WorkerRequest request, Duration deadline, Optional<CallJournalFile> journal, long started) {
+    String probe = request.probe();
     Process process;
     try {
-      process = new ProcessBuilder(command()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+      ProcessBuilder builder =
+          new ProcessBuilder(command()).redirectInput(ProcessBuilder.Redirect.PIPE);
+      journal.ifPresent(j -> builder.environment().put(CallJournalFile.ENV, j.path().toString()));
+      process = builder.start();
     } catch (IOException e) {
-      return failed(
-          request.probe(),
-          knownTargets,
-          Outcome.ERROR,
-          "cannot start worker: " + e.getMessage(),
-          started);
+      return failed(probe, Outcome.ERROR, "cannot start worker: " + e.getMessage(), "", started);
     }
     running.set(process);
     try {
       CompletableFuture<String> stdout = readAll(process.getInputStream());
-      relay(process.getErrorStream(), request.probe());
+      StderrRelay stderr = relay(process.getErrorStream(), probe);
       try (OutputStream in = process.getOutputStream()) {
         in.write(Json.MAPPER.writeValueAsBytes(request));
       }
       if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+        long killedAt = System.currentTimeMillis();
         kill(process);
-        return failed(
-            request.probe(),
-            knownTargets,
-            Outcome.TIMEOUT,
-            "the run did not finish within its deadline of "
-                + Durations.format(deadline)
-                + "; the worker was killed",
-            started);
+        PostMortem.Finding f = PostMortem.timeout(entries(journal), deadline, killedAt);
+        log.warn("probe={} {}", probe, f.error());
+        return failed(probe, Outcome.TIMEOUT, f.error(), f.call(), started);
       }
       String json = stdout.get(5, TimeUnit.SECONDS);
       int status = process.exitValue();
       if (status != 0 || json.isBlank()) {
-        return failed(request.probe(), knownTargets, Outcome.ERROR, describeExit(status), started);
+        PostMortem.Finding f = PostMortem.died(entries(journal), status, stderr.tail());
+        log.warn("probe={} {}", probe, f.error());
+        return failed(probe, Outcome.ERROR, f.error(), f.call(), started);
       }
       return ProbeKind.JSON.readValue(json, ProbeRun.class);
     } catch (InterruptedException e) {
       kill(process);
       Thread.currentThread().interrupt();
-      return failed(
-          request.probe(),
-          knownTargets,
-          Outcome.ERROR,
-          "interrupted: the agent is stopping",
-          started);
+      return failed(probe, Outcome.ERROR, "interrupted: the agent is stopping", "", started);
     } catch (IOException | ExecutionException | TimeoutException e) {
       kill(process);
       return failed(
-          request.probe(),
-          knownTargets,
-          Outcome.ERROR,
-          "worker output unreadable: " + e.getMessage(),
-          started);
+          probe, Outcome.ERROR, "worker output unreadable: " + e.getMessage(), "", started);
     } finally {
       running.set(null);
+    }
+  }
+
+  /**
+   * A journal for the run, in the temporary directory (private to the service under systemd); a run
+   * without one only loses the diagnosis of a hang or crash.
+   */
+  private static Optional<CallJournalFile> createJournal() {
+    try {
+      return Optional.of(CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir"))));
+    } catch (IOException e) {
+      log.debug("no call journal for this run: {}", e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static List<JournalEntry> entries(Optional<CallJournalFile> journal) {
+    try {
+      return journal.map(CallJournalFile::read).orElse(List.of());
+    } catch (UncheckedIOException e) {
+      log.debug("call journal unreadable: {}", e.getMessage());
+      return List.of();
     }
   }
 
@@ -128,13 +160,6 @@ public final class WorkerProcess implements ProbeRunner {
     }
   }
 
-  static String describeExit(int status) {
-    if (status > 128) {
-      return "worker died with signal " + (status - 128) + " (exit status " + status + ")";
-    }
-    return "worker exited with status " + status + " without a result";
-  }
-
   private static void kill(Process p) {
     p.descendants().forEach(ProcessHandle::destroyForcibly);
     p.destroyForcibly();
@@ -145,15 +170,12 @@ public final class WorkerProcess implements ProbeRunner {
     }
   }
 
+  /** A run that ended without the worker's result: its targets are the ones known before. */
   private static ProbeRun failed(
-      String probe, List<String> targets, Outcome outcome, String error, long started) {
+      String probe, Outcome outcome, String error, String call, long started) {
     double seconds = (System.nanoTime() - started) / 1e9;
-    List<String> names = targets.isEmpty() ? List.of(probe) : targets;
-    List<TargetResult> results = new ArrayList<>();
-    for (String t : names) {
-      results.add(TargetResult.failure(t, outcome, error, seconds));
-    }
-    return ProbeRun.of(probe, results);
+    return ProbeRun.failedBeforeTargets(
+        probe, TargetResult.failure(probe, outcome, error, seconds, call));
   }
 
   /** The same Java and classpath as this process: the worker is this jar. */
@@ -196,12 +218,38 @@ public final class WorkerProcess implements ProbeRunner {
     return f;
   }
 
+  /** A worker's stderr as it is relayed, and its last lines for a report of its death. */
+  private static final class StderrRelay {
+    private final Deque<String> tail = new ArrayDeque<>();
+    private final Thread thread;
+
+    StderrRelay(Thread thread) {
+      this.thread = thread;
+    }
+
+    synchronized void add(String line) {
+      if (tail.size() == PostMortem.STDERR_LINES) {
+        tail.removeFirst();
+      }
+      tail.addLast(line);
+    }
+
+    /** The last lines, once the worker's stderr has been read to its end (or a second passed). */
+    List<String> tail() throws InterruptedException {
+      thread.join(1000);
+      synchronized (this) {
+        return List.copyOf(tail);
+      }
+    }
+  }
+
   /**
    * Relays a worker's stderr to this log. A worker lives for one run, so a condition it warns about
    * once per process (say, numa_maps unreadable) would be warned about at every run: a warning
    * already relayed for this probe goes to the debug level instead.
    */
-  private void relay(InputStream err, String probe) {
+  private StderrRelay relay(InputStream err, String probe) {
+    StderrRelay[] relay = new StderrRelay[1];
     Thread t =
         new Thread(
             () -> {
@@ -209,6 +257,7 @@ public final class WorkerProcess implements ProbeRunner {
                   new BufferedReader(new InputStreamReader(err, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
+                  relay[0].add(line);
                   if (line.startsWith("WARN") && !warningsSeen.add(probe + " " + line)) {
                     log.debug("worker {}: {}", probe, line);
                   } else {
@@ -221,6 +270,8 @@ public final class WorkerProcess implements ProbeRunner {
             },
             "worker-stderr");
     t.setDaemon(true);
+    relay[0] = new StderrRelay(t);
     t.start();
+    return relay[0];
   }
 }

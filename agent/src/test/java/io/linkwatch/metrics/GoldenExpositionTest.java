@@ -20,6 +20,7 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceProcess;
+import io.linkwatch.runtime.ToleratedFailure;
 import io.linkwatch.testing.Promtool;
 import io.linkwatch.util.Durations;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -69,17 +70,23 @@ class GoldenExpositionTest {
         new ResultStore(Clock.fixed(Instant.ofEpochSecond(1_790_000_000), ZoneOffset.UTC));
     store.record(
         ProbeRun.of(
-            "p2p",
-            List.of(
-                TargetResult.success(
-                    "0->1",
-                    2.5,
-                    List.of(new P2pBandwidth(0, 1, "SIO", 268435456, 1.551e11, 0.001731))),
-                TargetResult.failure(
-                    "1->0",
-                    Outcome.ERROR,
-                    "aclrtMemcpyAsync returned 507011: injected fault",
-                    0.4))));
+                "p2p",
+                List.of(
+                    TargetResult.success(
+                        "0->1",
+                        2.5,
+                        List.of(new P2pBandwidth(0, 1, "SIO", 268435456, 1.551e11, 0.001731))),
+                    TargetResult.failure(
+                        "1->0",
+                        Outcome.ERROR,
+                        "aclrtMemcpyAsync returned 507011: injected fault",
+                        0.4,
+                        "aclrtMemcpyAsync")))
+            .withTolerated(
+                List.of(
+                    new ToleratedFailure(
+                        "aclrtResetDevice",
+                        "aclrtResetDevice(1) returned 507899: injected fault"))));
     store.record(
         ProbeRun.of(
             "p2p_bidirectional",
@@ -156,7 +163,8 @@ class GoldenExpositionTest {
                     List.of(new DeviceProcess(4242, 2L << 30)),
                     Map.of("aicore", 0.8, "hbm_bandwidth", 0.5, "npu", 0.8),
                     null,
-                    1_790_000_000_000L))));
+                    1_790_000_000_000L)),
+            List.of()));
     store.record(
         ProbeRun.of(
             "topology",

@@ -11,6 +11,7 @@ import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
+import io.linkwatch.runtime.ToleratedFailure;
 import java.util.List;
 import java.util.Optional;
 
@@ -156,6 +157,11 @@ class ForwardingRuntime implements DeviceRuntime {
   @Override
   public Optional<Long> liveAllocations() {
     return delegate.liveAllocations();
+  }
+
+  @Override
+  public List<ToleratedFailure> toleratedFailures() {
+    return delegate.toleratedFailures();
   }
 
   @Override

@@ -167,7 +167,8 @@ class ProbeExecutorRetryTest {
                             List.of(),
                             Map.of(),
                             null,
-                            clock.millis() + 20_000))));
+                            clock.millis() + 20_000)),
+                    List.of()));
     deviceMemorySawDevice1Busy.run();
     runner.script.add(List.of(busy("0->1"), ok("0->2")));
     runner.script.add(List.of(ok("0->1")));

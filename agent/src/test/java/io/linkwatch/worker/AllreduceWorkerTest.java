@@ -15,7 +15,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A wedged HCCL call is a worker timeout: the agent's JVM kills the worker and carries on. */
+/**
+ * A wedged HCCL call is a worker timeout that names the call: the agent's JVM kills the worker and
+ * carries on.
+ */
 class AllreduceWorkerTest {
   private final WorkerProcess worker = new WorkerProcess(List.of("-Xmx128m"));
 
@@ -44,8 +47,13 @@ class AllreduceWorkerTest {
     assertThat(hung.targets()).hasSize(1);
     assertThat(hung.targets().get(0).target()).isEqualTo("0,1");
     assertThat(hung.targets().get(0).outcome()).isEqualTo(Outcome.TIMEOUT);
+    // Both ranks wait in HcclAllReduce; the one that entered first is named, the other follows.
     assertThat(hung.targets().get(0).error())
-        .isEqualTo("the run did not finish within its deadline of 5s; the worker was killed");
+        .matches(
+            "timeout in HcclAllReduce \\(device [01]\\) after [0-9.]+ s: the run passed its"
+                + " deadline of 5s and the worker was killed; also in a call: HcclAllReduce"
+                + " \\(device [01]\\)");
+    assertThat(hung.targets().get(0).call()).isEqualTo("HcclAllReduce");
 
     SimFaults.clear();
     ProbeRun next = worker.run(request(), Duration.ofSeconds(60), List.of("0,1"));

@@ -4,6 +4,8 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.runtime.calls.CallJournal;
+import io.linkwatch.runtime.calls.TracedLibrary;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,7 +15,7 @@ import java.util.Optional;
  * name, as the dynamic linker finds them after {@code set_env.sh}. {@code sim} loads {@code
  * liblinkwatch-sim.so}, which exports all of them: from {@code LINKWATCH_SIM_LIBRARY} when set,
  * else the copy inside the jar. HCCL is loaded on first use, so a host without it can still run the
- * other probes.
+ * other probes. Every library's calls are marked in the {@link CallJournal} it is loaded with.
  */
 public final class AscendLibraries {
   static final String SIM_LIBRARY_ENV = "LINKWATCH_SIM_LIBRARY";
@@ -22,18 +24,25 @@ public final class AscendLibraries {
   private final AclLibrary acl;
   private final Optional<SimLibrary> sim;
   private final String simPath;
+  private final CallJournal journal;
   private HcclLibrary hcclOps;
   private HcclLibrary hcclComm;
   private DcmiLibrary dcmi;
 
-  private AscendLibraries(Backend backend, AclLibrary acl, Optional<SimLibrary> sim, String path) {
+  private AscendLibraries(
+      Backend backend, AclLibrary acl, Optional<SimLibrary> sim, String path, CallJournal journal) {
     this.backend = backend;
-    this.acl = acl;
+    this.journal = journal;
+    this.acl = TracedLibrary.wrap(AclLibrary.class, acl, journal);
     this.sim = sim;
     this.simPath = path;
   }
 
   public static AscendLibraries load(Backend backend) {
+    return load(backend, CallJournal.NONE);
+  }
+
+  public static AscendLibraries load(Backend backend, CallJournal journal) {
     if (backend == Backend.SIM) {
       String path = simLibraryName();
       try {
@@ -41,7 +50,8 @@ public final class AscendLibraries {
             backend,
             Native.load(path, AclLibrary.class),
             Optional.of(Native.load(path, SimLibrary.class)),
-            path);
+            path,
+            journal);
       } catch (UnsatisfiedLinkError e) {
         throw new BackendUnavailableException(
             "liblinkwatch-sim.so could not be loaded (" + firstLine(e) + ")", e);
@@ -49,7 +59,7 @@ public final class AscendLibraries {
     }
     try {
       return new AscendLibraries(
-          backend, Native.load("ascendcl", AclLibrary.class), Optional.empty(), null);
+          backend, Native.load("ascendcl", AclLibrary.class), Optional.empty(), null, journal);
     } catch (UnsatisfiedLinkError e) {
       throw new BackendUnavailableException(
           "libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim", e);
@@ -75,6 +85,10 @@ public final class AscendLibraries {
     return acl;
   }
 
+  public CallJournal journal() {
+    return journal;
+  }
+
   public Optional<SimLibrary> sim() {
     return sim;
   }
@@ -91,6 +105,7 @@ public final class AscendLibraries {
       } else {
         dcmi = loadDcmi();
       }
+      dcmi = TracedLibrary.wrap(DcmiLibrary.class, dcmi, journal);
     }
     return dcmi;
   }
@@ -128,7 +143,7 @@ public final class AscendLibraries {
   private HcclLibrary loadHccl(String name) {
     String actual = backend == Backend.SIM ? simPath : name;
     try {
-      return Native.load(actual, HcclLibrary.class);
+      return TracedLibrary.wrap(HcclLibrary.class, Native.load(actual, HcclLibrary.class), journal);
     } catch (UnsatisfiedLinkError e) {
       throw new BackendUnavailableException(
           "lib" + name + ".so not found: install CANN's HCCL and source set_env.sh", e);

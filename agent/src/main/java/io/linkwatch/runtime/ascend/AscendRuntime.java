@@ -20,7 +20,10 @@ import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
+import io.linkwatch.runtime.ToleratedFailure;
+import io.linkwatch.runtime.calls.CallJournal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link DeviceRuntime} over AscendCL and HCCL. The same code runs against CANN and against the
  * sim: only the loaded library differs. Every non-zero return becomes a {@link DeviceException}
- * with {@code aclGetRecentErrMsg}'s (or {@code HcclGetErrorString}'s) text.
+ * with {@code aclGetRecentErrMsg}'s (or {@code HcclGetErrorString}'s) text, except where the run
+ * can go on: those become {@link ToleratedFailure}s. Each call tells the {@link CallJournal} the
+ * device it concerns, so a hang or crash can be placed on a device.
  */
 public final class AscendRuntime implements DeviceRuntime {
   private static final Logger log = LoggerFactory.getLogger(AscendRuntime.class);
@@ -47,11 +52,15 @@ public final class AscendRuntime implements DeviceRuntime {
   private final Map<Integer, AtomicInteger> deviceUses = new ConcurrentHashMap<>();
   private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
   private final DcmiMonitor monitor;
+  private final CallJournal journal;
+  private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
 
   public AscendRuntime(AscendLibraries libs) {
     this.libs = libs;
     this.acl = libs.acl();
-    this.monitor = new DcmiMonitor(libs::dcmi);
+    this.journal = libs.journal();
+    this.monitor = new DcmiMonitor(libs::dcmi, journal);
+    journal.onDevice(CallJournal.NO_DEVICE);
     int rc = acl.aclInit(null);
     if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
       throw error("aclInit", rc);
@@ -59,7 +68,12 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   public static AscendRuntime open(Backend backend) {
-    return new AscendRuntime(AscendLibraries.load(backend));
+    return open(backend, CallJournal.NONE);
+  }
+
+  /** A runtime whose every native call is marked in {@code journal} (a worker's). */
+  public static AscendRuntime open(Backend backend, CallJournal journal) {
+    return new AscendRuntime(AscendLibraries.load(backend, journal));
   }
 
   @Override
@@ -75,6 +89,16 @@ public final class AscendRuntime implements DeviceRuntime {
     if (code != ACL_SUCCESS) {
       throw error(function, code);
     }
+  }
+
+  /**
+   * Keeps a failure the run can go on without. The message is drained either way, so it is not
+   * attached to a later error.
+   */
+  private void tolerate(String call, String what, String detail) {
+    String text = detail == null || detail.isBlank() ? what : what + ": " + detail.strip();
+    log.debug("tolerated: {}", text);
+    tolerated.add(new ToleratedFailure(call, text));
   }
 
   private void checkHccl(String function, int code) {
@@ -94,6 +118,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   /** Makes {@code device} the calling thread's current device, once per thread and device. */
   private void use(int device) {
+    journal.onDevice(device);
     Integer current = currentDevice.get();
     if (current == null || current != device) {
       check("aclrtSetDevice", acl.aclrtSetDevice(device));
@@ -104,6 +129,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public int deviceCount() {
+    journal.onDevice(CallJournal.NO_DEVICE);
     IntByReference count = new IntByReference();
     check("aclrtGetDeviceCount", acl.aclrtGetDeviceCount(count));
     return count.getValue();
@@ -111,8 +137,16 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public String socName() {
+    journal.onDevice(CallJournal.NO_DEVICE);
     String name = acl.aclrtGetSocName();
-    return name == null ? "unknown" : name;
+    if (name == null) {
+      tolerate(
+          "aclrtGetSocName",
+          "aclrtGetSocName returned no name; devices are named \"unknown\"",
+          acl.aclGetRecentErrMsg());
+      return "unknown";
+    }
+    return name;
   }
 
   @Override
@@ -126,12 +160,21 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public Optional<Integer> physicalId(int device) {
+    journal.onDevice(device);
     IntByReference phy = new IntByReference();
     try {
       int rc = acl.aclrtGetPhyDevIdByLogicDevId(device, phy);
       if (rc != ACL_SUCCESS) {
-        log.debug("aclrtGetPhyDevIdByLogicDevId({}) returned {}", device, rc);
-        acl.aclGetRecentErrMsg();
+        tolerate(
+            "aclrtGetPhyDevIdByLogicDevId",
+            "aclrtGetPhyDevIdByLogicDevId("
+                + device
+                + ") returned "
+                + rc
+                + "; device "
+                + device
+                + " has no phy_id",
+            acl.aclGetRecentErrMsg());
         return Optional.empty();
       }
       return Optional.of(phy.getValue());
@@ -142,6 +185,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public Optional<LinkType> linkType(int device, int other) {
+    journal.onDevice(device);
     LongByReference value = new LongByReference();
     try {
       int rc = acl.aclrtGetDevicesTopo(device, other, value);
@@ -159,6 +203,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public boolean canAccessPeer(int device, int peer) {
+    journal.onDevice(device);
     IntByReference can = new IntByReference();
     check("aclrtDeviceCanAccessPeer", acl.aclrtDeviceCanAccessPeer(can, device, peer));
     return can.getValue() == 1;
@@ -187,6 +232,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public HostBuffer allocatePinned(long bytes) {
+    journal.onDevice(CallJournal.NO_DEVICE);
     PointerByReference ptr = new PointerByReference();
     check("aclrtMallocHost", acl.aclrtMallocHost(ptr, bytes));
     Pointer p = ptr.getValue();
@@ -195,6 +241,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public Optional<AutoCloseable> registerPinned(HostBuffer buffer) {
+    journal.onDevice(CallJournal.NO_DEVICE);
     Pointer p = new Pointer(buffer.address());
     try {
       int rc = acl.aclrtHostRegisterV2(p, buffer.size(), ACL_HOST_REG_PINNED);
@@ -264,6 +311,8 @@ public final class AscendRuntime implements DeviceRuntime {
       use(d.device());
     } else if (dst instanceof DeviceBuffer d) {
       use(d.device());
+    } else {
+      journal.onDevice(CallJournal.NO_DEVICE);
     }
     check(
         "aclrtMemcpy",
@@ -299,6 +348,7 @@ public final class AscendRuntime implements DeviceRuntime {
 
   @Override
   public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
+    journal.onDevice(start.device());
     FloatByReference ms = new FloatByReference();
     check(
         "aclrtEventElapsedTime",
@@ -317,14 +367,27 @@ public final class AscendRuntime implements DeviceRuntime {
     List<Communicator> out = new ArrayList<>();
     for (int rank = 0; rank < devices.length; rank++) {
       Pointer c = comms[rank];
+      int device = devices[rank];
       out.add(
           new Communicator(
               rank,
               devices[rank],
               Pointer.nativeValue(c),
-              () -> checkHccl("HcclCommDestroy", comm.HcclCommDestroy(c))));
+              () -> destroyCommunicator(comm, c, device)));
     }
     return out;
+  }
+
+  /** A communicator that cannot be destroyed still measured correctly: tolerated, reported. */
+  private void destroyCommunicator(HcclLibrary comm, Pointer c, int device) {
+    journal.onDevice(device);
+    int rc = comm.HcclCommDestroy(c);
+    if (rc != 0) {
+      tolerate(
+          "HcclCommDestroy",
+          "HcclCommDestroy (device " + device + ") returned " + rc,
+          hcclErrorString(rc));
+    }
   }
 
   @Override
@@ -380,24 +443,35 @@ public final class AscendRuntime implements DeviceRuntime {
     return libs.sim().map(SimLibrary::linkwatch_sim_live_allocations);
   }
 
+  @Override
+  public List<ToleratedFailure> toleratedFailures() {
+    synchronized (tolerated) {
+      return List.copyOf(tolerated);
+    }
+  }
+
   /** Resets every device this runtime set, as many times as it set it, then finalizes. */
   @Override
   public void close() {
     deviceUses.forEach(
         (device, uses) -> {
+          journal.onDevice(device);
           for (int i = 0; i < uses.get(); i++) {
             int rc = acl.aclrtResetDevice(device);
             if (rc != ACL_SUCCESS) {
-              log.warn(
-                  "aclrtResetDevice({}) returned {}: {}", device, rc, acl.aclGetRecentErrMsg());
+              tolerate(
+                  "aclrtResetDevice",
+                  "aclrtResetDevice(" + device + ") returned " + rc,
+                  acl.aclGetRecentErrMsg());
               break;
             }
           }
         });
     deviceUses.clear();
+    journal.onDevice(CallJournal.NO_DEVICE);
     int rc = acl.aclFinalize();
     if (rc != ACL_SUCCESS) {
-      log.warn("aclFinalize returned {}: {}", rc, acl.aclGetRecentErrMsg());
+      tolerate("aclFinalize", "aclFinalize returned " + rc, acl.aclGetRecentErrMsg());
     }
   }
 }

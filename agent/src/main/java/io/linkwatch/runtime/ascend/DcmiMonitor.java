@@ -6,6 +6,7 @@ import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.runtime.Utilization;
+import io.linkwatch.runtime.calls.CallJournal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +21,17 @@ import java.util.function.Supplier;
  */
 public final class DcmiMonitor implements DeviceMonitor {
   private final Supplier<DcmiLibrary> library;
+  private final CallJournal journal;
   private final Map<Integer, int[]> cards = new ConcurrentHashMap<>();
   private DcmiLibrary dcmi;
 
   /**
    * @param library loads {@code libdcmi.so} on first use
+   * @param journal where the calls' devices are noted
    */
-  public DcmiMonitor(Supplier<DcmiLibrary> library) {
+  public DcmiMonitor(Supplier<DcmiLibrary> library, CallJournal journal) {
     this.library = library;
+    this.journal = journal;
   }
 
   private synchronized DcmiLibrary dcmi() {
@@ -40,6 +44,7 @@ public final class DcmiMonitor implements DeviceMonitor {
   }
 
   private int[] card(int device) {
+    journal.onDevice(device);
     int[] known = cards.get(device);
     if (known != null) {
       return known;

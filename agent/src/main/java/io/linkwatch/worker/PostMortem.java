@@ -1,0 +1,123 @@
+package io.linkwatch.worker;
+
+import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.util.Durations;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Says where a worker was when its run ended badly, from its call journal: the first thing a driver
+ * engineer asks is which call hung or crashed, on which device.
+ *
+ * <pre>
+ * timeout in aclrtSynchronizeStream (device 1) after 4.0 s: the run passed its deadline of 5s and the worker was killed
+ * worker died with signal 6 (exit status 134) in aclrtMemcpyAsync (device 0); last stderr: linkwatch-sim: injected crash in aclrtMemcpyAsync
+ * </pre>
+ */
+final class PostMortem {
+  /** How many of the worker's last stderr lines a crash report keeps, and how much of each. */
+  static final int STDERR_LINES = 3;
+
+  static final int STDERR_LINE_CHARS = 200;
+
+  /** What went wrong and, when known, the driver call it happened in. */
+  record Finding(String error, String call) {}
+
+  private PostMortem() {}
+
+  /**
+   * A run past its deadline. The call hung longest is the one named: threads that wait on it (other
+   * ranks of a collective, say) entered theirs later.
+   */
+  static Finding timeout(List<JournalEntry> journal, Duration deadline, long killedAtMillis) {
+    String killed =
+        "the run did not finish within its deadline of "
+            + Durations.format(deadline)
+            + "; the worker was killed";
+    List<JournalEntry> inCall = inCallOldestFirst(journal);
+    if (!inCall.isEmpty()) {
+      JournalEntry hung = inCall.get(0);
+      String error =
+          String.format(
+                  Locale.ROOT,
+                  "timeout in %s after %.1f s: the run passed its deadline of %s and the worker"
+                      + " was killed",
+                  hung.where(),
+                  Math.max(0, killedAtMillis - hung.enteredAtMillis()) / 1e3,
+                  Durations.format(deadline))
+              + alsoIn(inCall.subList(1, inCall.size()));
+      return new Finding(error, hung.function());
+    }
+    return lastReturned(journal)
+        .map(
+            last ->
+                new Finding(
+                    String.format(
+                        Locale.ROOT,
+                        "%s; it was in no driver call (the last, %s, had returned %.1f s before)",
+                        killed,
+                        last.where(),
+                        Math.max(0, killedAtMillis - last.returnedAtMillis()) / 1e3),
+                    ""))
+        .orElse(new Finding(killed, ""));
+  }
+
+  /**
+   * A worker that exited without a result. The call entered last is the one named: a crash happens
+   * in the call a thread is in, and the other threads entered theirs before.
+   */
+  static Finding died(List<JournalEntry> journal, int status, List<String> stderrTail) {
+    String exit = describeExit(status);
+    List<JournalEntry> inCall = inCallOldestFirst(journal);
+    String where = "";
+    String call = "";
+    if (!inCall.isEmpty()) {
+      JournalEntry last = inCall.get(inCall.size() - 1);
+      where = " in " + last.where();
+      call = last.function();
+    } else if (!journal.isEmpty()) {
+      where = " in no driver call";
+    }
+    return new Finding(exit + where + stderr(stderrTail), call);
+  }
+
+  static String describeExit(int status) {
+    if (status > 128) {
+      return "worker died with signal " + (status - 128) + " (exit status " + status + ")";
+    }
+    return "worker exited with status " + status + " without a result";
+  }
+
+  private static List<JournalEntry> inCallOldestFirst(List<JournalEntry> journal) {
+    return journal.stream()
+        .filter(JournalEntry::inCall)
+        .sorted(Comparator.comparingLong(JournalEntry::enteredAtMillis))
+        .toList();
+  }
+
+  private static Optional<JournalEntry> lastReturned(List<JournalEntry> journal) {
+    return journal.stream().max(Comparator.comparingLong(JournalEntry::returnedAtMillis));
+  }
+
+  private static String alsoIn(List<JournalEntry> others) {
+    if (others.isEmpty()) {
+      return "";
+    }
+    return "; also in a call: "
+        + others.stream().map(JournalEntry::where).distinct().collect(Collectors.joining(", "));
+  }
+
+  private static String stderr(List<String> tail) {
+    if (tail.isEmpty()) {
+      return "";
+    }
+    return "; last stderr: "
+        + tail.stream()
+            .map(l -> l.length() > STDERR_LINE_CHARS ? l.substring(0, STDERR_LINE_CHARS) + "…" : l)
+            .collect(Collectors.joining(" | "));
+  }
+}
