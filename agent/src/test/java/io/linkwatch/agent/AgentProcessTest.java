@@ -152,6 +152,17 @@ class AgentProcessTest {
     assertThat(slowest).as("slowest /metrics answer during the hang, ns").isLessThan(100_000_000L);
     double duration = durationOf(text, "0->1");
     assertThat(duration).isBetween(DEADLINE.toSeconds() - 0.5, DEADLINE.toSeconds() + 5.0);
+    // Where it hung, in all three places an operator looks.
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_failed_call_info{call=\"aclrtSynchronizeStream\",probe=\"p2p\",target=\"0->1\"} 1.0");
+    assertThat(errorOf("p2p", "0->1"))
+        .startsWith("timeout in aclrtSynchronizeStream (device 0) after ");
+    assertThat(agent.log())
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains("WARN  WorkerProcess: probe=p2p timeout in aclrtSynchronizeStream"));
 
     agent.faults();
     agent.awaitMetrics(
@@ -167,8 +178,12 @@ class AgentProcessTest {
             Duration.ofSeconds(20),
             "linkwatch_probe_runs_total{probe=\"p2p\",result=\"error\",target=\"0->1\"}");
     assertThat(text).contains("linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 0.0");
-    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
-    assertThat(status.toString()).contains("worker died with signal 6 (exit status 134)");
+    assertThat(errorOf("p2p", "0->1"))
+        .startsWith("worker died with signal 6 (exit status 134) in aclrtMemcpyAsync (device 0)")
+        .endsWith("linkwatch-sim: injected crash in aclrtMemcpyAsync");
+    assertThat(agent.metrics())
+        .contains(
+            "linkwatch_probe_failed_call_info{call=\"aclrtMemcpyAsync\",probe=\"p2p\",target=\"0->1\"} 1.0");
     assertThat(agent.get("/healthz").statusCode()).isEqualTo(200);
     assertThat(agent.log()).anySatisfy(l -> assertThat(l).contains("worker p2p:"));
     agent.faults();
@@ -176,8 +191,54 @@ class AgentProcessTest {
         Duration.ofSeconds(20), "linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 1.0");
   }
 
+  /**
+   * A run that cannot even initialize AscendCL knows no targets; the known ones go to 0 with its
+   * error instead of vanishing behind a series named after the probe.
+   */
   @Test
   @Order(5)
+  void aFailedInitMarksTheKnownTargetsFailed() throws Exception {
+    agent.faults("fail aclInit 507899");
+    String text =
+        agent.awaitMetrics(
+            Duration.ofSeconds(20),
+            "linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 0.0",
+            "linkwatch_probe_success{probe=\"p2p\",target=\"1->0\"} 0.0");
+    assertThat(text).doesNotContain("target=\"p2p\"");
+    assertThat(text)
+        .contains(
+            "linkwatch_probe_failed_call_info{call=\"aclInit\",probe=\"p2p\",target=\"1->0\"} 1.0");
+    assertThat(errorOf("p2p", "1->0")).startsWith("aclInit returned 507899");
+    agent.faults();
+    agent.awaitMetrics(
+        Duration.ofSeconds(20), "linkwatch_probe_success{probe=\"p2p\",target=\"1->0\"} 1.0");
+  }
+
+  /** A reset that fails leaves the figures standing, but is logged and counted. */
+  @Test
+  @Order(6)
+  void aFailingResetIsCountedAndLoggedWhileTheRunSucceeds() throws Exception {
+    agent.faults("fail aclrtResetDevice 507899");
+    String text =
+        agent.awaitMetrics(
+            Duration.ofSeconds(20),
+            "linkwatch_driver_tolerated_failures_total{call=\"aclrtResetDevice\",probe=\"p2p\"}");
+    assertThat(text).contains("linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 1.0");
+    assertThat(agent.log())
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains(
+                        "WARN  ProbeExecutor: probe=p2p driver calls failed without failing the"
+                            + " run: aclrtResetDevice(0) returned 507899"));
+    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+    assertThat(status.get("tolerated_failures").get("p2p").get(0).asText())
+        .startsWith("aclrtResetDevice(");
+    agent.faults();
+  }
+
+  @Test
+  @Order(7)
   void sigtermStopsWithinFiveSecondsAndLeavesNoWorker() throws Exception {
     agent.faults("hang aclrtSynchronizeStream");
     Thread.sleep(7000); // a run is now hung in its worker
@@ -186,6 +247,16 @@ class AgentProcessTest {
     assertThat(exit).isZero();
     Thread.sleep(500);
     assertThat(workers).noneMatch(ProcessHandle::isAlive);
+  }
+
+  private static String errorOf(String probe, String target) throws Exception {
+    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+    for (JsonNode t : status.get("targets")) {
+      if (t.get("probe").asText().equals(probe) && t.get("target").asText().equals(target)) {
+        return t.get("error").asText();
+      }
+    }
+    throw new AssertionError("no status for " + probe + " " + target + ": " + status);
   }
 
   private static double durationOf(String text, String target) {

@@ -1,0 +1,113 @@
+package io.linkwatch.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.topology.RuntimeTopologySource;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.DeviceBuffer;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.testing.SimControl;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A synchronous copy that corrupts data ({@code corrupt aclrtMemcpy}) is the path every integrity
+ * check reads back through. Checking against the written pattern catches it in every probe that
+ * copies data; comparing two readbacks, as the checks once did, does not.
+ */
+class ReadbackCorruptionTest {
+  private SimControl control;
+
+  @BeforeEach
+  void openControl() {
+    control = SimControl.open();
+  }
+
+  @AfterEach
+  void removeFaults() {
+    control.close();
+  }
+
+  private static ProbeRun run(ProbeSettings settings) {
+    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM)) {
+      long live = runtime.liveAllocations().orElseThrow();
+      ProbeRun run =
+          settings
+              .newProbe()
+              .run(
+                  new ProbeContext(
+                      runtime, new RuntimeTopologySource(), HostPaths.system(), Progress.NONE));
+      assertThat(runtime.liveAllocations()).contains(live);
+      return run;
+    }
+  }
+
+  private static void assertEveryTargetMismatches(ProbeRun run) {
+    assertThat(run.targets()).isNotEmpty();
+    assertThat(run.targets())
+        .allSatisfy(
+            t -> {
+              assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
+              assertThat(t.error()).contains("data mismatch");
+            });
+  }
+
+  @Test
+  void p2pFailsWithADataMismatch() {
+    control.set("corrupt aclrtMemcpy");
+    assertEveryTargetMismatches(run(new P2pSettings(List.of(1L << 20), 0, 1, List.of())));
+  }
+
+  @Test
+  void hostTransferFailsWithADataMismatch() {
+    control.set("corrupt aclrtMemcpy");
+    assertEveryTargetMismatches(
+        run(
+            new HostTransferSettings(
+                List.of(1L << 20), 0, 1, List.of(0), List.of(0), List.of("pinned", "pageable"))));
+  }
+
+  @Test
+  void deviceMemoryFailsWithADataMismatch() {
+    control.set("corrupt aclrtMemcpy");
+    assertEveryTargetMismatches(run(new DeviceMemorySettings(1L << 20, 0, 1, List.of())));
+  }
+
+  @Test
+  void p2pBidirectionalFailsWithADataMismatch() {
+    control.set("corrupt aclrtMemcpy");
+    assertEveryTargetMismatches(
+        run(new P2pBidirectionalSettings(List.of(1L << 20), 0, 1, List.of())));
+  }
+
+  /** The failure the pattern check prevents: two corrupting readbacks agree with each other. */
+  @Test
+  void twoReadbacksThroughTheCorruptingCopyAgree() {
+    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM);
+        DeviceBuffer src = runtime.allocate(0, 1 << 20);
+        DeviceBuffer dst = runtime.allocate(0, 1 << 20);
+        HostBuffer a = runtime.allocatePinned(DataCheck.BLOCK);
+        HostBuffer b = runtime.allocatePinned(DataCheck.BLOCK)) {
+      DataCheck check = new DataCheck(runtime);
+      DataCheck.Pattern written = check.fill(src, 7);
+      runtime.copy(dst, 0, src, 0, 1 << 20);
+      control.set("corrupt aclrtMemcpy");
+      byte[] ea = new byte[DataCheck.BLOCK];
+      byte[] eb = new byte[DataCheck.BLOCK];
+      runtime.copy(a, 0, src, 0, DataCheck.BLOCK);
+      runtime.copy(b, 0, dst, 0, DataCheck.BLOCK);
+      a.read(0, ea, DataCheck.BLOCK);
+      b.read(0, eb, DataCheck.BLOCK);
+
+      assertThat(ea).as("a readback comparison sees no difference").isEqualTo(eb);
+      assertThat(check.verify(dst, 1 << 20, written)).startsWith("data mismatch in the block");
+    }
+  }
+}
