@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, rpmbuild,
-# systemd-analyze, curl, openssl and python3. Needs root (apt-get); does nothing when all is present.
+# systemd-analyze, curl, openssl, python3 and wrk. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
 need=()
@@ -17,6 +17,7 @@ if [ "${1:-}" = "--test" ]; then
   command -v openssl >/dev/null 2>&1 || need+=(openssl)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v runuser >/dev/null 2>&1 || need+=(util-linux)
+  command -v wrk >/dev/null 2>&1 || need+=(wrk)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: C tests of the sim, Java tests (with real promtool, Prometheus, child
 # processes and loopback HTTP), the packages, the dashboard and alert rules, the systemd unit,
-# and a .deb install round trip. Needs root (apt-get, dpkg). Ends with a "N passed, N failed" line.
+# a .deb install round trip and a short fault soak of the packaged agent. Needs root (apt-get, dpkg). Ends with a "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
@@ -25,6 +25,8 @@ step "grafana dashboard and alert rules" grafana/test/check.sh
 step "systemd unit" packaging/tests/systemd-unit.sh
 step "rpm contents" packaging/tests/rpm-contents.sh
 step "deb install round trip" packaging/tests/deb-roundtrip.sh
+step "fault soak, 2 minutes (no growth of fds, threads, workers; RSS bounded)" \
+  scripts/fault-soak.sh 2 2 60
 
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

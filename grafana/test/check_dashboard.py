@@ -143,6 +143,9 @@ def fixture_series():
     add("linkwatch_device_busy", 'device="0"', "0")
     add("linkwatch_device_busy", 'device="1"', "1")
     s.append({"series": f'linkwatch_probe_runs_total{{{L},probe="p2p",target="0->1",result="skipped_device_busy"}}', "values": f"0+1x{n}"})
+    # allreduce hangs in HcclAllReduce; device resets fail in every p2p run
+    add("linkwatch_probe_failed_call_info", 'probe="allreduce",target="0,1",call="HcclAllReduce"', "1")
+    s.append({"series": f'linkwatch_driver_tolerated_failures_total{{{L},probe="p2p",call="aclrtResetDevice"}}', "values": f"0+1x{n}"})
     return s
 
 

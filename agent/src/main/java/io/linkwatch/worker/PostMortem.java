@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -52,18 +53,41 @@ final class PostMortem {
               + alsoIn(inCall.subList(1, inCall.size()));
       return new Finding(error, hung.function());
     }
-    return lastReturned(journal)
-        .map(
-            last ->
-                new Finding(
+    Optional<JournalEntry> last = lastReturned(journal);
+    if (last.isEmpty()) {
+      return new Finding(killed, "");
+    }
+    // No thread was in a call at the kill: maybe one was stuck until just before it. The slowest
+    // call is named, and blamed when it took at least half the deadline.
+    Optional<JournalEntry.Slowest> slowest =
+        journal.stream()
+            .map(JournalEntry::slowest)
+            .filter(Objects::nonNull)
+            .max(Comparator.comparingLong(JournalEntry.Slowest::millis));
+    String slowestText =
+        slowest
+            .map(
+                c ->
                     String.format(
                         Locale.ROOT,
-                        "%s; it was in no driver call (the last, %s, had returned %.1f s before)",
-                        killed,
-                        last.where(),
-                        Math.max(0, killedAtMillis - last.returnedAtMillis()) / 1e3),
-                    ""))
-        .orElse(new Finding(killed, ""));
+                        "the slowest call, %s, took %.1f s; ",
+                        c.where(),
+                        c.millis() / 1e3))
+            .orElse("");
+    String call =
+        slowest
+            .filter(c -> c.millis() * 2 >= deadline.toMillis())
+            .map(c -> c.function())
+            .orElse("");
+    return new Finding(
+        String.format(
+            Locale.ROOT,
+            "%s; it was in no driver call then (%sthe last, %s, had returned %.1f s before)",
+            killed,
+            slowestText,
+            last.get().where(),
+            Math.max(0, killedAtMillis - last.get().returnedAtMillis()) / 1e3),
+        call);
   }
 
   /**

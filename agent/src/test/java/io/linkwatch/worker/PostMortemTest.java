@@ -13,11 +13,18 @@ class PostMortemTest {
   private static final long KILLED = 1_000_000L;
 
   private static JournalEntry inCall(String fn, int device, long enteredMillis) {
-    return new JournalEntry("main", fn, device, true, enteredMillis, 0);
+    return new JournalEntry("main", fn, device, true, enteredMillis, 0, null);
   }
 
   private static JournalEntry returned(String fn, int device, long returnedMillis) {
-    return new JournalEntry("main", fn, device, false, returnedMillis - 1, returnedMillis);
+    return new JournalEntry(
+        "main",
+        fn,
+        device,
+        false,
+        returnedMillis - 1,
+        returnedMillis,
+        new JournalEntry.Slowest(fn, device, 1));
   }
 
   @Test
@@ -49,8 +56,32 @@ class PostMortemTest {
     assertThat(f.error())
         .isEqualTo(
             "the run did not finish within its deadline of 5s; the worker was killed; it was in"
-                + " no driver call (the last, aclrtMemcpy (device 0), had returned 3.2 s before)");
+                + " no driver call then (the slowest call, aclrtMemcpy (device 0), took 0.0 s;"
+                + " the last, aclrtMemcpy (device 0), had returned 3.2 s before)");
     assertThat(f.call()).isEmpty();
+  }
+
+  /**
+   * A call stuck until just before the kill explains the timeout, though no call is in progress.
+   */
+  @Test
+  void aTimeoutJustAfterAStuckCallReturnedBlamesIt() {
+    JournalEntry unstuck =
+        new JournalEntry(
+            "main",
+            "aclFinalize",
+            CallJournal.NO_DEVICE,
+            false,
+            KILLED - 20,
+            KILLED - 10,
+            new JournalEntry.Slowest("aclrtSynchronizeStream", 0, 7_900));
+    PostMortem.Finding f = PostMortem.timeout(List.of(unstuck), Duration.ofSeconds(8), KILLED);
+    assertThat(f.error())
+        .isEqualTo(
+            "the run did not finish within its deadline of 8s; the worker was killed; it was in"
+                + " no driver call then (the slowest call, aclrtSynchronizeStream (device 0), took"
+                + " 7.9 s; the last, aclFinalize, had returned 0.0 s before)");
+    assertThat(f.call()).isEqualTo("aclrtSynchronizeStream");
   }
 
   @Test
@@ -81,7 +112,8 @@ class PostMortemTest {
   @Test
   void anExitOutsideAnyCallSaysSo() {
     PostMortem.Finding f =
-        PostMortem.died(List.of(returned("aclFinalize", -1, KILLED)), 1, List.of());
+        PostMortem.died(
+            List.of(returned("aclFinalize", CallJournal.NO_DEVICE, KILLED)), 1, List.of());
     assertThat(f.error())
         .isEqualTo("worker exited with status 1 without a result in no driver call");
     assertThat(f.call()).isEmpty();

@@ -62,20 +62,27 @@ public final class CallJournalFile implements AutoCloseable {
       if (sequence % 2 != 0 || state == STATE_UNUSED) {
         continue;
       }
+      String slowest = ascii(bytes, base + SLOWEST_FUNCTION, bytes.get(base + SLOWEST_LENGTH));
       entries.add(
           new JournalEntry(
-              ascii(bytes, base + THREAD, bytes.get(base + THREAD_LENGTH), THREAD_MAX),
-              ascii(bytes, base + FUNCTION, bytes.get(base + FUNCTION_LENGTH), FUNCTION_MAX),
+              ascii(bytes, base + THREAD, bytes.get(base + THREAD_LENGTH)),
+              ascii(bytes, base + FUNCTION, bytes.get(base + FUNCTION_LENGTH)),
               bytes.getInt(base + DEVICE),
               state == STATE_IN_CALL,
               bytes.getLong(base + ENTERED_MILLIS),
-              bytes.getLong(base + RETURNED_MILLIS)));
+              bytes.getLong(base + RETURNED_MILLIS),
+              slowest.isEmpty()
+                  ? null
+                  : new JournalEntry.Slowest(
+                      slowest,
+                      bytes.getInt(base + SLOWEST_DEVICE),
+                      bytes.getLong(base + SLOWEST_MILLIS))));
     }
     return entries;
   }
 
-  private static String ascii(ByteBuffer bytes, int offset, byte length, int max) {
-    int n = Math.min(Byte.toUnsignedInt(length), max);
+  private static String ascii(ByteBuffer bytes, int offset, byte length) {
+    int n = Math.min(Byte.toUnsignedInt(length), NAME_MAX);
     byte[] out = new byte[n];
     bytes.get(offset, out, 0, n);
     return new String(out, StandardCharsets.US_ASCII);

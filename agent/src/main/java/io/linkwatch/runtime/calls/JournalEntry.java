@@ -8,6 +8,7 @@ import java.util.Locale;
  *
  * @param device the device the call concerned; {@link CallJournal#NO_DEVICE} for none
  * @param inCall the thread had entered the call and not returned from it
+ * @param slowest the slowest call the thread returned from; null before its first return
  */
 public record JournalEntry(
     String thread,
@@ -15,10 +16,22 @@ public record JournalEntry(
     int device,
     boolean inCall,
     long enteredAtMillis,
-    long returnedAtMillis) {
+    long returnedAtMillis,
+    Slowest slowest) {
+
+  /** A call that returned, and how long it took. */
+  public record Slowest(String function, int device, long millis) {
+    public String where() {
+      return JournalEntry.where(function, device);
+    }
+  }
 
   /** The call and its device as an operator reads it: {@code aclrtSynchronizeStream (device 1)}. */
   public String where() {
+    return where(function, device);
+  }
+
+  static String where(String function, int device) {
     return device == CallJournal.NO_DEVICE
         ? function
         : String.format(Locale.ROOT, "%s (device %d)", function, device);

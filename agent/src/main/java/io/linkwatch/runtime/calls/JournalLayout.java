@@ -8,7 +8,7 @@ package io.linkwatch.runtime.calls;
  */
 final class JournalLayout {
   static final int SLOTS = 64;
-  static final int SLOT_BYTES = 128;
+  static final int SLOT_BYTES = 192;
   static final int FILE_BYTES = SLOTS * SLOT_BYTES;
 
   static final int SEQUENCE = 0;
@@ -18,10 +18,13 @@ final class JournalLayout {
   static final int DEVICE = 24;
   static final int FUNCTION_LENGTH = 28;
   static final int THREAD_LENGTH = 29;
-  static final int FUNCTION = 32;
-  static final int FUNCTION_MAX = 64;
-  static final int THREAD = FUNCTION + FUNCTION_MAX;
-  static final int THREAD_MAX = SLOT_BYTES - THREAD;
+  static final int SLOWEST_LENGTH = 30;
+  static final int SLOWEST_MILLIS = 32;
+  static final int SLOWEST_DEVICE = 40;
+  static final int NAME_MAX = 48;
+  static final int FUNCTION = 48;
+  static final int SLOWEST_FUNCTION = FUNCTION + NAME_MAX;
+  static final int THREAD = SLOWEST_FUNCTION + NAME_MAX;
 
   static final int STATE_UNUSED = 0;
   static final int STATE_IN_CALL = 1;

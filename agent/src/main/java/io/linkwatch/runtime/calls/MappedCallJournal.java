@@ -39,6 +39,10 @@ public final class MappedCallJournal implements CallJournal {
     final int base;
     int sequence;
     int device = NO_DEVICE;
+    byte[] function;
+    int callDevice;
+    long enteredAt;
+    long slowestMillis = -1;
 
     Slot(int base) {
       this.base = base;
@@ -60,7 +64,7 @@ public final class MappedCallJournal implements CallJournal {
     }
     Slot s = new Slot(index * SLOT_BYTES);
     byte[] name = Thread.currentThread().getName().getBytes(StandardCharsets.US_ASCII);
-    int length = Math.min(name.length, THREAD_MAX);
+    int length = Math.min(name.length, NAME_MAX);
     s.begin();
     map.put(s.base + THREAD_LENGTH, (byte) length);
     map.put(s.base + THREAD, name, 0, length);
@@ -82,13 +86,14 @@ public final class MappedCallJournal implements CallJournal {
     if (s == null) {
       return;
     }
-    int length = Math.min(function.length, FUNCTION_MAX);
+    s.function = function;
+    s.callDevice = s.device;
+    s.enteredAt = System.currentTimeMillis();
     s.begin();
     map.putInt(s.base + STATE, STATE_IN_CALL);
-    map.putLong(s.base + ENTERED_MILLIS, System.currentTimeMillis());
-    map.putInt(s.base + DEVICE, s.device);
-    map.put(s.base + FUNCTION_LENGTH, (byte) length);
-    map.put(s.base + FUNCTION, function, 0, length);
+    map.putLong(s.base + ENTERED_MILLIS, s.enteredAt);
+    map.putInt(s.base + DEVICE, s.callDevice);
+    putName(s.base + FUNCTION_LENGTH, s.base + FUNCTION, function);
     s.end();
   }
 
@@ -98,9 +103,24 @@ public final class MappedCallJournal implements CallJournal {
     if (s == null) {
       return;
     }
+    long now = System.currentTimeMillis();
     s.begin();
     map.putInt(s.base + STATE, STATE_RETURNED);
-    map.putLong(s.base + RETURNED_MILLIS, System.currentTimeMillis());
+    map.putLong(s.base + RETURNED_MILLIS, now);
+    long took = now - s.enteredAt;
+    if (took > s.slowestMillis) {
+      // A call that got unstuck just before the deadline still explains the timeout.
+      s.slowestMillis = took;
+      map.putLong(s.base + SLOWEST_MILLIS, took);
+      map.putInt(s.base + SLOWEST_DEVICE, s.callDevice);
+      putName(s.base + SLOWEST_LENGTH, s.base + SLOWEST_FUNCTION, s.function);
+    }
     s.end();
+  }
+
+  private void putName(int lengthAt, int at, byte[] name) {
+    int length = Math.min(name.length, NAME_MAX);
+    map.put(lengthAt, (byte) length);
+    map.put(at, name, 0, length);
   }
 }

@@ -69,6 +69,11 @@ class CallJournalTest {
           .extracting(JournalEntry::where)
           .containsExactlyInAnyOrder("aclrtSynchronizeStream (device 1)", "aclrtMemcpy");
       assertThat(after).allSatisfy(e -> assertThat(e.returnedAtMillis()).isPositive());
+      assertThat(after)
+          .filteredOn(e -> e.thread().equals("allreduce-rank-1"))
+          .singleElement()
+          .satisfies(
+              e -> assertThat(e.slowest().where()).isEqualTo("aclrtSynchronizeStream (device 1)"));
     }
     assertThat(dir).isEmptyDirectory();
   }
