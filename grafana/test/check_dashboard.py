@@ -34,6 +34,12 @@ GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "../../agent/src/test/resources/golden/linkwatch.prom")
 
 
+# The agent's own footprint comes from client_java's standard process instrumentation
+# (metrics/AgentSelfMetrics), whose values no golden file can fix; AgentProcessTest asserts that
+# the real agent exposes these two.
+SELF_METRICS = {"process_resident_memory_bytes", "process_cpu_seconds_total"}
+
+
 def contract(path=GOLDEN):
     names = set()
     with open(path) as f:
@@ -143,6 +149,9 @@ def fixture_series():
     add("linkwatch_device_busy", 'device="0"', "0")
     add("linkwatch_device_busy", 'device="1"', "1")
     s.append({"series": f'linkwatch_probe_runs_total{{{L},probe="p2p",target="0->1",result="skipped_device_busy"}}', "values": f"0+1x{n}"})
+    # the agent's own footprint: 60 MB resident, 0.1 % of a core
+    s.append({"series": f"process_resident_memory_bytes{{{L}}}", "values": f"60e6+0x{n}"})
+    s.append({"series": f"process_cpu_seconds_total{{{L}}}", "values": f"0+0.06x{n}"})
     # allreduce hangs in HcclAllReduce; device resets fail in every p2p run
     add("linkwatch_probe_failed_call_info", 'probe="allreduce",target="0,1",call="HcclAllReduce"', "1")
     s.append({"series": f'linkwatch_driver_tolerated_failures_total{{{L},probe="p2p",call="aclrtResetDevice"}}', "values": f"0+1x{n}"})
@@ -226,7 +235,7 @@ def main():
             check(re.fullmatch(r"\s*label_values\(\s*\w+\s*\)\s*", q or ""), f"variable ${name}: query {q!r} understood")
 
     # ---- substitution, metric names ---------------------------------------------------------
-    known = contract() | recorded_names(rules_path)
+    known = contract() | recorded_names(rules_path) | SELF_METRICS
     concrete = []
     for where, e in exprs:
         try:

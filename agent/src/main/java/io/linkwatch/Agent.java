@@ -3,6 +3,7 @@ package io.linkwatch;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.http.HttpApi;
+import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.registry.ProbeKind;
@@ -61,6 +62,7 @@ public final class Agent implements AutoCloseable {
             BuildInfo.version(),
             config.backend().id(),
             config.busy().alertAfter().toMillis() / 1e3));
+    AgentSelfMetrics.register(registry);
     ProbeExecutor executor =
         new ProbeExecutor(
             config,

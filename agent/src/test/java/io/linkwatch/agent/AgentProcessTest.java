@@ -71,6 +71,12 @@ class AgentProcessTest {
             "linkwatch_probe_success{probe=\"p2p\",target=\"1->0\"} 1.0");
     assertThat(text).contains("linkwatch_build_info{backend=\"sim\",version=");
     assertThat(text).contains("linkwatch_probe_interval_seconds{probe=\"p2p\"} 6.0");
+    // The agent's own footprint, beside what it measures.
+    assertThat(text)
+        .containsPattern("(?m)^process_resident_memory_bytes \\d")
+        .containsPattern("(?m)^process_open_fds \\d")
+        .containsPattern("(?m)^process_cpu_seconds_total \\d")
+        .contains("jvm_memory_used_bytes{area=\"heap\"}", "jvm_threads_current ");
     Promtool.assertCleanMetrics(text);
     assertThat(agent.log())
         .anySatisfy(
