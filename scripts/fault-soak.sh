@@ -10,7 +10,8 @@
 # Needs: agent/target/linkwatch.jar (mvn package), wrk, curl, python3.
 # Usage: scripts/fault-soak.sh [MINUTES (60)] [SAMPLE_SECONDS (60)] [WARMUP_SECONDS (600)]
 #   OUT=dir keeps samples.tsv, agent.log and wrk.txt there (default: a temporary directory);
-#   JAR=path runs another build of the agent; PORT=n listens elsewhere than 10197.
+#   JAR=path runs another build of the agent; PORT=n listens elsewhere than 10197;
+#   LINKWATCH_JAVA_OPTS=... replaces the service's JVM options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-60}
@@ -23,8 +24,10 @@ jar=${JAR:-agent/target/linkwatch.jar}
 [ -f "$jar" ] || { echo "fault-soak: $jar missing; run mvn package first" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "fault-soak: wrk missing (apt-get install wrk)" >&2; exit 2; }
 
-# The service's JVM options, as the unit's EnvironmentFile gives them.
-LINKWATCH_JAVA_OPTS=$(sed -n 's/^LINKWATCH_JAVA_OPTS="\(.*\)"$/\1/p' systemd/linkwatch.default)
+# The service's JVM options, as the unit's EnvironmentFile gives them, unless set.
+if [ -z "${LINKWATCH_JAVA_OPTS+x}" ]; then
+  LINKWATCH_JAVA_OPTS=$(sed -n 's/^LINKWATCH_JAVA_OPTS="\(.*\)"$/\1/p' systemd/linkwatch.default)
+fi
 control="$out/sim-control"
 config="$out/soak.yaml"
 cat >"$config" <<'YAML'

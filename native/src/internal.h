@@ -159,6 +159,9 @@ int lw_mem_node(const void *addr, int fallback);
 /* ---- fp16 (half.c) ---- */
 float lw_half_to_float(uint16_t h);
 uint16_t lw_float_to_half(float f);
+/* The same conversions for n elements at once (a reduction's blocks). */
+void lw_halves_to_floats(float *out, const uint16_t *in, size_t n);
+void lw_floats_to_halves(uint16_t *out, const float *in, size_t n);
 
 
 /* The whole text of a file (NUL-terminated, caller frees), or NULL with errno set. */

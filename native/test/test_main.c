@@ -13,6 +13,7 @@ static char dir[256];
     X(test_fault_fail) X(test_fault_hang) X(test_fault_crash) X(test_fault_link_scale) \
     X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_profile_errors) X(test_profiles_shipped) \
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
+    X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
     X(test_live_counters_zero)
 #define DECL(t) void t(void);
 TESTS(DECL)
