@@ -226,6 +226,25 @@ public final class AgentProcess implements AutoCloseable {
             + String.join("\n", log()));
   }
 
+  /** Waits for a log line containing {@code needle}, or fails after {@code timeout}. */
+  public void awaitLog(Duration timeout, String needle) throws InterruptedException {
+    awaitLog(timeout, 0, needle);
+  }
+
+  /** The same, among the lines from index {@code from} on. */
+  public void awaitLog(Duration timeout, int from, String needle) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < end) {
+      List<String> lines = log();
+      if (lines.subList(Math.min(from, lines.size()), lines.size()).stream()
+          .anyMatch(l -> l.contains(needle))) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the log never said '" + needle + "':\n" + String.join("\n", log()));
+  }
+
   /** SIGTERM, then waits; returns the exit status or -1 if it did not stop in time. */
   public int terminate(Duration timeout) throws InterruptedException {
     process.destroy();
