@@ -18,16 +18,19 @@ import org.junit.jupiter.api.io.TempDir;
  * that is registered but not wired into the agent fails here.
  */
 class EveryProbeLiveTest {
+  // Seven probes share one lane, a worker start each: a probe waits for the lane up to its
+  // interval minus its deadline (30 s here), so on a loaded machine none is skipped as
+  // skipped_busy before its first run.
   static final String CONFIG =
       """
       probes:
-        p2p: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2}
-        p2p_bidirectional: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2}
-        allreduce: {every: 20s, deadline: 15s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
-        allgather: {every: 20s, deadline: 15s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
-        host_transfer: {every: 20s, deadline: 15s, sizes: [4MiB], warmup: 1, iterations: 2, nodes: [0]}
-        device_memory: {every: 20s, deadline: 15s, size: 4MiB, warmup: 1, iterations: 2}
-        topology: {every: 20s, deadline: 15s}
+        p2p: {every: 40s, deadline: 10s, sizes: [4MiB], warmup: 1, iterations: 2}
+        p2p_bidirectional: {every: 40s, deadline: 10s, sizes: [4MiB], warmup: 1, iterations: 2}
+        allreduce: {every: 40s, deadline: 10s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
+        allgather: {every: 40s, deadline: 10s, sizes: [1KiB, 4MiB], warmup: 1, iterations: 3}
+        host_transfer: {every: 40s, deadline: 10s, sizes: [4MiB], warmup: 1, iterations: 2, nodes: [0]}
+        device_memory: {every: 40s, deadline: 10s, size: 4MiB, warmup: 1, iterations: 2}
+        topology: {every: 40s, deadline: 10s}
       """;
 
   @TempDir Path dir;
