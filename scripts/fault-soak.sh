@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A fault soak of the agent on the sim, with the shipped JVM options (systemd/linkwatch.default):
-# every probe every 10 s, 100 scrapes/s from wrk, and a fault from the sim's control file for 8 s
-# of every 20 (fail, hang, crash, corrupt, a failing reset, a failing aclInit, a busy device).
+# every probe every 10 s, scrapes from wrk paced 10 ms apart (about 85/s here, the answer time
+# added), and a fault from the sim's control file for 8 s of every 20 (fail, hang, crash,
+# corrupt, a failing reset, a failing aclInit, a busy device).
 # Every SAMPLE seconds it records the agent's RSS, open fds, threads and worker processes, at a
 # moment when no worker runs (it waits up to 10 s for one: a run holds pipes, reader threads and
 # its process, and a worker left behind keeps the count above 0 however long it waits). At the end
@@ -60,7 +61,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
-# 100 scrapes a second: one connection, 10 ms between requests.
+# Close to 100 scrapes a second: one connection, 10 ms between requests.
 cat >"$out/pace.lua" <<'LUA'
 function delay() return 10 end
 LUA
