@@ -1,8 +1,5 @@
 package io.linkwatch.metrics;
 
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +23,9 @@ final class HealthMetrics {
   static final String DEFERRED_SINCE = "linkwatch_probe_deferred_since_timestamp_seconds";
   static final String DEFERRED_ALERT_AFTER = "linkwatch_probe_deferred_alert_after_seconds";
   static final String INTERVAL = "linkwatch_probe_interval_seconds";
-  static final String FAILED_CALL = "linkwatch_probe_failed_call_info";
+
+  /** An info family: the exposition appends {@code _info}. */
+  static final String FAILED_CALL = "linkwatch_probe_failed_call";
 
   /** A counter: the exposition appends {@code _total}. */
   static final String TOLERATED = "linkwatch_driver_tolerated_failures";
@@ -52,16 +51,19 @@ final class HealthMetrics {
     MetricFamilies.Gauge deferredSince =
         f.gauge(
             DEFERRED_SINCE, "Unix time the target's current wait for an idle device began.", null);
-    MetricFamilies.Gauge failedCall =
-        f.gauge(
-            FAILED_CALL,
-            "1 for the driver call the target's last run failed in (returned an error, hung or"
-                + " crashed); absent when it succeeded or the failure was in no call.",
-            null);
     for (TargetStatus s : statuses) {
       String[] labels = {"probe", s.probe(), "target", s.target()};
       if (!s.succeeded() && !s.call().isEmpty()) {
-        failedCall.add(1, "probe", s.probe(), "target", s.target(), "call", s.call());
+        f.info(
+            FAILED_CALL,
+            "The driver call the target's last run failed in (returned an error, hung or"
+                + " crashed); absent when it succeeded or the failure was in no call.",
+            "probe",
+            s.probe(),
+            "target",
+            s.target(),
+            "call",
+            s.call());
       }
       success.add(s.succeeded() ? 1 : 0, labels);
       duration.add(s.durationSeconds(), labels);
@@ -92,44 +94,23 @@ final class HealthMetrics {
   }
 
   static void writeTolerated(Map<ResultStore.ToleratedKey, Long> counts, MetricFamilies f) {
-    CounterSnapshot.Builder b =
-        CounterSnapshot.builder()
-            .name(TOLERATED)
-            .help(
-                "Driver calls that failed without failing the run (cleanup such as"
-                    + " aclrtResetDevice, inventory with a stand-in such as aclrtGetSocName), by"
-                    + " probe and call.");
-    counts.forEach(
-        (key, count) ->
-            b.dataPoint(
-                CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("call", key.call(), "probe", key.probe()))
-                    .value(count)
-                    .build()));
-    f.add(b.build());
+    f.counter(
+        TOLERATED,
+        "Driver calls that failed without failing the run (cleanup such as aclrtResetDevice,"
+            + " inventory with a stand-in such as aclrtGetSocName), by probe and call.",
+        counts,
+        key -> new String[] {"call", key.call(), "probe", key.probe()});
   }
 
   static void writeRuns(Map<ResultStore.RunKey, Long> runCounts, MetricFamilies f) {
-    CounterSnapshot.Builder b =
-        CounterSnapshot.builder()
-            .name(RUNS)
-            .help(
-                "Probe runs by target and result (success, error, timeout, skipped_busy,"
-                    + " skipped_budget, skipped_device_busy, discarded_device_busy).");
-    runCounts.forEach(
-        (key, count) ->
-            b.dataPoint(
-                CounterDataPointSnapshot.builder()
-                    .labels(
-                        Labels.of(
-                            "probe",
-                            key.probe(),
-                            "result",
-                            key.result().label(),
-                            "target",
-                            key.target()))
-                    .value(count)
-                    .build()));
-    f.add(b.build());
+    f.counter(
+        RUNS,
+        "Probe runs by target and result (success, error, timeout, skipped_busy,"
+            + " skipped_budget, skipped_device_busy, discarded_device_busy).",
+        runCounts,
+        key ->
+            new String[] {
+              "probe", key.probe(), "result", key.result().label(), "target", key.target()
+            });
   }
 }

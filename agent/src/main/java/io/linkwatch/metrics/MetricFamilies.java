@@ -1,5 +1,7 @@
 package io.linkwatch.metrics;
 
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -81,6 +84,27 @@ public final class MetricFamilies {
           families.put(n, () -> g.empty ? null : g.builder.build());
           return g;
         });
+  }
+
+  /**
+   * A counter family {@code name} ({@code _total} is appended on exposition) with one point per
+   * entry of {@code counts}; {@code labels} turns a key into name, value, name, value, ... Left out
+   * when {@code counts} is empty.
+   */
+  public <K> void counter(
+      String name, String help, Map<K, Long> counts, Function<K, String[]> labels) {
+    if (counts.isEmpty()) {
+      return;
+    }
+    CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
+    counts.forEach(
+        (key, count) ->
+            b.dataPoint(
+                CounterDataPointSnapshot.builder()
+                    .labels(Labels.of(labels.apply(key)))
+                    .value(count)
+                    .build()));
+    add(b.build());
   }
 
   /** A gauge family whose values are figures of the last run, and whose HELP says so. */

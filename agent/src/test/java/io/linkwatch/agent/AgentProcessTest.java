@@ -161,7 +161,7 @@ class AgentProcessTest {
     // Where it hung, in all three places an operator looks.
     assertThat(text)
         .contains(
-            "linkwatch_probe_failed_call_info{call=\"aclrtSynchronizeStream\",probe=\"p2p\",target=\"0->1\"} 1.0");
+            "linkwatch_probe_failed_call_info{call=\"aclrtSynchronizeStream\",probe=\"p2p\",target=\"0->1\"} 1");
     assertThat(errorOf("p2p", "0->1"))
         .startsWith("timeout in aclrtSynchronizeStream (device 0) after ");
     // The log reaches the test through a pipe: it may trail the scrape.
@@ -187,7 +187,7 @@ class AgentProcessTest {
         .endsWith("linkwatch-sim: injected crash in aclrtMemcpyAsync");
     assertThat(agent.metrics())
         .contains(
-            "linkwatch_probe_failed_call_info{call=\"aclrtMemcpyAsync\",probe=\"p2p\",target=\"0->1\"} 1.0");
+            "linkwatch_probe_failed_call_info{call=\"aclrtMemcpyAsync\",probe=\"p2p\",target=\"0->1\"} 1");
     assertThat(agent.get("/healthz").statusCode()).isEqualTo(200);
     assertThat(agent.log()).anySatisfy(l -> assertThat(l).contains("worker p2p:"));
     agent.faults();
@@ -211,7 +211,7 @@ class AgentProcessTest {
     assertThat(text).doesNotContain("target=\"p2p\"");
     assertThat(text)
         .contains(
-            "linkwatch_probe_failed_call_info{call=\"aclInit\",probe=\"p2p\",target=\"1->0\"} 1.0");
+            "linkwatch_probe_failed_call_info{call=\"aclInit\",probe=\"p2p\",target=\"1->0\"} 1");
     assertThat(errorOf("p2p", "1->0")).startsWith("aclInit returned 507899");
     agent.faults();
     agent.awaitMetrics(
