@@ -86,7 +86,7 @@ fi
 
 # Directories the package owns (so removal cleans them up) must be in both.
 for dir in /etc/linkwatch /usr/share/linkwatch /usr/share/doc/linkwatch; do
-    if rpm -qlp "$rpmfile" | grep -qxF "$dir" && dpkg-deb -c "$deb" | awk '{print $6}' | grep -qxF ".$dir/"; then
+    if rpm -qlp "$rpmfile" | grep -xF "$dir" >/dev/null && dpkg-deb -c "$deb" | awk '{print $6}' | grep -xF ".$dir/" >/dev/null; then
         pass "both own $dir"
     else
         fail "$dir is not owned by both packages"
@@ -97,7 +97,7 @@ shared=$(rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ { print $9 }' | grep -vE '^/(etc|
 if [ -z "$shared" ]; then pass "the .rpm owns no shared directories"; else fail "the .rpm owns shared directories: $shared"; fi
 
 # Java dependency on both sides.
-if dpkg-deb -f "$deb" Depends | grep -q 'java17-runtime-headless' && rpm -qp --requires "$rpmfile" | grep -q '^java-headless >= 1:17'; then
+if dpkg-deb -f "$deb" Depends | grep 'java17-runtime-headless' >/dev/null && rpm -qp --requires "$rpmfile" | grep '^java-headless >= 1:17' >/dev/null; then
     pass "both depend on a Java 17+ runtime"
 else
     fail "Java dependency missing (deb: $(dpkg-deb -f "$deb" Depends); rpm: $(rpm -qp --requires "$rpmfile" | tr '\n' ' '))"
