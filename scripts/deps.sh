@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
-# a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, rpmbuild,
+# a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
 # systemd-analyze, curl, openssl, python3 and wrk. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
@@ -11,6 +11,8 @@ command -v gcc >/dev/null 2>&1 || need+=(gcc)
 command -v make >/dev/null 2>&1 || need+=(make)
 if [ "${1:-}" = "--test" ]; then
   command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+  command -v amtool >/dev/null 2>&1 && command -v prometheus-alertmanager >/dev/null 2>&1 ||
+    need+=(prometheus-alertmanager)
   command -v rpmbuild >/dev/null 2>&1 || need+=(rpm)
   command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
   command -v curl >/dev/null 2>&1 || need+=(curl)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Checks everything under grafana/: rules syntax, rule unit tests, the dashboard, the example
-# Prometheus config, and the live-test config transform. Needs promtool (Debian: prometheus) and
+# Checks everything under grafana/: rules syntax, rule unit tests, the dashboards, the example
+# Prometheus and Alertmanager configs, the notification templates, and the live-test config
+# transform. Needs promtool (Debian: prometheus), amtool (Debian: prometheus-alertmanager) and
 # python3 (standard library only). Prints one line per check and a final "N passed, M failed".
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 command -v promtool >/dev/null || { echo "promtool not found (apt-get install prometheus)"; exit 2; }
+command -v amtool >/dev/null || { echo "amtool not found (apt-get install prometheus-alertmanager)"; exit 2; }
 command -v python3 >/dev/null || { echo "python3 not found"; exit 2; }
 
 passed=0; failed=0
@@ -57,20 +59,47 @@ bad = [f"{a}: no firing case" for a in alerts if a not in firing] + [f"{a}: no q
 print("\n".join(bad) or f"{len(alerts)} alerts have firing and quiet cases")
 sys.exit(1 if bad else 0)
 PY
-run "promtool check config prometheus.yml" promtool check config prometheus.yml
+run "promtool check config prometheus.yml (and its file_sd targets)" promtool check config prometheus.yml
+run "amtool check-config alertmanager/alertmanager.yml (and its templates)" amtool check-config alertmanager/alertmanager.yml
+
+# notification templates: rendered on a fixture notification (one firing link alert, one resolved
+# probe alert), every field an on-call person needs is in the text, and the subject names the host
+render() { # render TEMPLATE: the named template on the fixture notification
+  amtool template render --template.glob=alertmanager/linkwatch.tmpl \
+    --template.data=test/notification.json --template.text="{{ template \"$1\" . }}"
+}
+text_has_every_field() {
+  local out s
+  out="$(render linkwatch.text)" || return 1
+  for s in 'src: 0' 'dst: 1' 'link: SIO' 'instance: a3-04:10187' 'cluster: east' 'rack: r2' \
+    'current: 107GB/s' 'baseline: 175GB/s (fleet median)' \
+    'runbook: https://linkwatch.example.org/grafana/README.md#linkwatchlinkbelowfleet' \
+    '1 resolved:' 'probe: p2p  target: 0->1'; do
+    grep -qF -- "$s" <<<"$out" || { echo "missing: $s"; echo "$out"; return 1; }
+  done
+}
+subject_names_the_host() {
+  local out
+  out="$(render linkwatch.subject)" || return 1
+  grep -qF '[FIRING:1] east a3-04:10187:' <<<"$out" || { echo "subject: $out"; return 1; }
+}
+run "linkwatch.text carries src, dst, link, instance, current, baseline and the runbook link" text_has_every_field
+run "linkwatch.subject names status, cluster and instance" subject_names_the_host
 
 # live-test transform: output must still be valid rules with shortened windows
 run "live-config.py output passes promtool check rules" \
   sh -c "python3 test/live-config.py alerts/linkwatch.rules.yml '$tmp/live.rules.yml' && promtool check rules '$tmp/live.rules.yml' && ! grep -v '^[[:space:]]*#' '$tmp/live.rules.yml' | grep -Eq '\[7d\]|offset 1h|for: 15m'"
 
-# dashboard: structure, PromQL parses, metric names known, data on a fixture host
-python3 test/check_dashboard.py dashboards/linkwatch.json alerts/linkwatch.rules.yml >"$log" 2>&1
-rc=$?
-grep -v '^PASS ' "$log" | grep -v '^dashboard: ' | sed 's/^/    /'
-d_pass=$(grep -c '^PASS ' "$log"); d_fail=$(grep -c '^FAIL ' "$log")
-if [ "$rc" -ne 0 ] && [ "$d_fail" -eq 0 ]; then d_fail=1; cat "$log"; fi
-echo "$(tail -1 "$log")"
-passed=$((passed + d_pass)); failed=$((failed + d_fail))
+# dashboards (host and fleet): structure, PromQL parses, metric names known, data on fixture hosts
+for dash in dashboards/linkwatch.json dashboards/linkwatch-fleet.json; do
+  python3 test/check_dashboard.py "$dash" alerts/linkwatch.rules.yml >"$log" 2>&1
+  rc=$?
+  grep -v '^PASS ' "$log" | grep -v '^dashboard: ' | sed 's/^/    /'
+  d_pass=$(grep -c '^PASS ' "$log"); d_fail=$(grep -c '^FAIL ' "$log")
+  if [ "$rc" -ne 0 ] && [ "$d_fail" -eq 0 ]; then d_fail=1; cat "$log"; fi
+  echo "$dash: $(tail -1 "$log")"
+  passed=$((passed + d_pass)); failed=$((failed + d_fail))
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,79 @@
+package io.linkwatch.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server binary of the Prometheus family (Prometheus, Alertmanager) as a child process on a
+ * loopback port: started with its output in a log file, ready once {@code /-/ready} answers 200,
+ * stopped with SIGTERM (then SIGKILL) on close.
+ */
+final class ServerProcess implements AutoCloseable {
+  private final Process process;
+  private final int port;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private ServerProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Runs {@code command}, which must listen on {@code port}; waits until it is ready. */
+  static ServerProcess start(List<String> command, int port, Path log, Duration readyWithin)
+      throws Exception {
+    Process p =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ServerProcess server = new ServerProcess(p, port);
+    long end = System.nanoTime() + readyWithin.toNanos();
+    while (System.nanoTime() < end && p.isAlive()) {
+      try {
+        if (server.get("/-/ready").statusCode() == 200) {
+          return server;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(200);
+    }
+    p.destroyForcibly();
+    throw new AssertionError(command.get(0) + " did not become ready: " + Files.readString(log));
+  }
+
+  int port() {
+    return port;
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    return http.send(
+        request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
