@@ -14,7 +14,8 @@ measure() { # NAME CONTROL-LINE PATH-PREFIX [PROFILE]
   local name=$1 line=$2 prefix=$3 profile=${4:-} ms=()
   printf '%s\n' "$line" > "$ctl"
   for _ in $(seq "$rounds"); do
-    out=$(PATH="$prefix$PATH" LINKWATCH_SIM_CONTROL="$ctl" LINKWATCH_LOG_LEVEL=debug \
+    # ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=0: no 2 s wait for device logs at each exit (see native/README.md)
+    out=$(PATH="$prefix$PATH" LINKWATCH_SIM_CONTROL="$ctl" LINKWATCH_LOG_LEVEL=debug ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=0 \
       LINKWATCH_SIM_PROFILE="$profile" \
       java -jar "$jar" probe p2p --backend sim --sizes 16MiB --iterations 3 2>&1 \
       | grep 'device activity checks' || true)

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include <stdint.h>
 #include <string.h>
 
 enum path_kind { P_H2H, P_H2D, P_D2H, P_D2D };
@@ -83,6 +84,17 @@ static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src,
         lw_err("%s: peer access from device %d to device %d is not enabled "
                "(aclrtSetDevice(%d) + aclrtDeviceEnablePeerAccess(%d, 0) first)",
                fn, sa.device, da.device, sa.device, da.device);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (async && (kind == ACL_MEMCPY_HOST_TO_HOST || pl->path == P_H2H)) {
+        /* aclrtMemcpyAsync.md, constraints: no asynchronous copy inside the host. */
+        lw_err("%s: host-to-host copies cannot be asynchronous (use aclrtMemcpy)", fn);
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    if (async && pl->path == P_D2D && (((uintptr_t)src | (uintptr_t)dst) & 63)) {
+        /* dev guide, data copy: on-chip D2D async copies need 64-byte-aligned addresses. */
+        lw_err("%s: device-to-device asynchronous copies need 64-byte-aligned addresses "
+               "(src %p, dst %p)", fn, src, dst);
         return ACL_ERROR_INVALID_PARAM;
     }
     pl->host_ptr = pl->path == P_H2D ? src : pl->path == P_D2H ? dst : NULL;

@@ -91,6 +91,9 @@ bool lw_dev_valid(int dev);             /* lock held */
 int lw_check_init(const char *fn);              /* 100001 when aclInit is missing */
 int lw_current(const char *fn, int *dev);       /* 107002 when no aclrtSetDevice */
 
+/* ---- exit (exitflush.c) ---- */
+void lw_note_acl_used(void);                 /* this process called aclInit */
+
 /* ---- errors (errors.c) ---- */
 void lw_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

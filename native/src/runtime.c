@@ -68,6 +68,7 @@ aclError aclInit(const char *configPath)
         lw.default_stream[d] = lw_stream_new(d, true);
     lw.initialized = true;
     lw_unlock();
+    lw_note_acl_used();
     return ACL_SUCCESS;
 }
 

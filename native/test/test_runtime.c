@@ -118,6 +118,19 @@ void test_copies(void)
     /* H2H and DEFAULT kinds are inferred. */
     CHECK_RC(aclrtMemcpy(back, n, h + 1, n, ACL_MEMCPY_HOST_TO_HOST), 0);
     CHECK(memcmp(back, h + 1, n) == 0);
+    /* Stricter than a plain memcpy, as the runtime is: no asynchronous copy inside the host
+     * (by kind or by addresses), and device-to-device async copies on 64-byte boundaries only;
+     * the synchronous copy at an odd offset above stays allowed. */
+    CHECK_RC(aclrtMemcpyAsync(back, n, h, n, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_MSG("host-to-host copies cannot be asynchronous");
+    CHECK_RC(aclrtMemcpyAsync(back, n, h, n, ACL_MEMCPY_DEFAULT, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RC(aclrtMemcpyAsync((char *)d0b + 100, n, (char *)d0 + 192, n, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL),
+             ACL_ERROR_INVALID_PARAM);
+    CHECK_MSG("64-byte-aligned");
+    CHECK_RC(aclrtMemcpyAsync((char *)d0b + 128, n, (char *)d0 + 8, n, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL),
+             ACL_ERROR_INVALID_PARAM);
+    CHECK_RC(aclrtMemcpyAsync((char *)d0b + 128, n, (char *)d0 + 192, n, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL), 0);
+    CHECK_RC(aclrtSynchronizeStream(NULL), 0);
     CHECK_RC(aclrtFree(d0), 0);
     CHECK_RC(aclrtFree(d0b), 0);
     free(h);

@@ -45,6 +45,13 @@ import org.slf4j.LoggerFactory;
 public final class WorkerProcess implements ProbeRunner {
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
 
+  /**
+   * CANN holds a process's exit for this many milliseconds (default 2000) so that device-side logs
+   * reach the host (CANN environment variable reference). A worker exits after every run, so it
+   * gets 0 unless the operator set the variable for the agent, which then holds for workers too.
+   */
+  static final String DEVICE_LOG_FLUSH_TIMEOUT = "ASCEND_LOG_DEVICE_FLUSH_TIMEOUT";
+
   private final List<String> javaOptions;
   private final AtomicReference<Process> running = new AtomicReference<>();
   private final java.util.Set<String> warningsSeen =
@@ -90,6 +97,7 @@ public final class WorkerProcess implements ProbeRunner {
       ProcessBuilder builder =
           new ProcessBuilder(command()).redirectInput(ProcessBuilder.Redirect.PIPE);
       journal.ifPresent(j -> builder.environment().put(CallJournalFile.ENV, j.path().toString()));
+      applyEnvironment(builder.environment());
       process = builder.start();
     } catch (IOException e) {
       return failed(probe, Outcome.ERROR, "cannot start worker: " + e.getMessage(), "", started);
@@ -127,6 +135,11 @@ public final class WorkerProcess implements ProbeRunner {
     } finally {
       running.set(null);
     }
+  }
+
+  /** What a worker's environment adds to the agent's (see {@link #DEVICE_LOG_FLUSH_TIMEOUT}). */
+  static void applyEnvironment(java.util.Map<String, String> env) {
+    env.putIfAbsent(DEVICE_LOG_FLUSH_TIMEOUT, "0");
   }
 
   /**

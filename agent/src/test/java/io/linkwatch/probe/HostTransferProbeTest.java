@@ -34,6 +34,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The probe against the sim through the real JNA binding, on this machine's real /proc and /sys
@@ -172,6 +174,50 @@ class HostTransferProbeTest {
     // 4 MiB at the sim's pinned 58 GB/s plus its 0.02 ms per copy: 45.4 GB/s.
     double expected = 4 * MIB / (4 * MIB / 58e9 + 20e-6) / 1e9;
     assertThat(bw.get(0).bytesPerSecond() / 1e9).isCloseTo(expected, within(expected * 0.05));
+  }
+
+  /**
+   * AscendCL documents three codes for "not supported" (the interface, the feature, the runtime
+   * feature); aclrtHostRegisterV2 answering any of them means "pin with aclrtMallocHost instead",
+   * and the run is measured as if the registration had never been tried.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {200001, 200006, 207000})
+  void everyNotSupportedCodeFromHostRegisterFallsBackToMallocHost(int code) {
+    SimFaults.set("fail aclrtHostRegisterV2 " + code);
+    try {
+      ProbeRun run = pinnedOnly(NEW_KERNEL).run(context(runtime, HostPaths.system()));
+
+      assertThat(run.allSucceeded()).as(run.toString()).isTrue();
+      assertThat(of(run, HostTransferBandwidth.class))
+          .hasSize(2)
+          .allSatisfy(h -> assertThat(h.allocation()).isEqualTo("aclrtMallocHost"));
+    } finally {
+      SimFaults.clear(runtime);
+    }
+  }
+
+  /** Any other failure of the registration is a failure of the run, named, not a fallback. */
+  @Test
+  void aHostRegisterFailureThatIsNotNotSupportedFailsTheRunAndNamesTheCall() {
+    SimFaults.set("fail aclrtHostRegisterV2 207001");
+    try {
+      ProbeRun run = pinnedOnly(NEW_KERNEL).run(context(runtime, HostPaths.system()));
+
+      assertThat(run.allSucceeded()).isFalse();
+      assertThat(run.targets().get(0).error()).contains("aclrtHostRegisterV2", "207001");
+      assertThat(of(run, HostTransferBandwidth.class)).isEmpty();
+    } finally {
+      SimFaults.clear(runtime);
+    }
+  }
+
+  private static HostTransferProbe pinnedOnly(String kernel) {
+    return new HostTransferProbe(
+        settings(List.of(4 * MIB), List.of(0), List.of(), List.of("pinned")),
+        io.linkwatch.host.MovePagesQuery.system(),
+        ThreadAffinity::runPinned,
+        kernel);
   }
 
   @Test

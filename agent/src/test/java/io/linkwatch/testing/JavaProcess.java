@@ -28,7 +28,15 @@ public final class JavaProcess {
     cmd.add("io.linkwatch.cli.Main");
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().putAll(env);
+    // A null value takes the variable out of the child's environment.
+    env.forEach(
+        (k, v) -> {
+          if (v == null) {
+            pb.environment().remove(k);
+          } else {
+            pb.environment().put(k, v);
+          }
+        });
     return pb;
   }
 

@@ -46,6 +46,18 @@ class WorkerProcessTest {
   }
 
   @Test
+  void workersGetNoExitWaitForDeviceLogsUnlessTheOperatorSetOne() {
+    java.util.Map<String, String> unset = new java.util.HashMap<>();
+    WorkerProcess.applyEnvironment(unset);
+    assertThat(unset).containsEntry("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "0");
+
+    java.util.Map<String, String> set =
+        new java.util.HashMap<>(java.util.Map.of("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "5000"));
+    WorkerProcess.applyEnvironment(set);
+    assertThat(set).containsEntry("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "5000");
+  }
+
+  @Test
   void aWorkerPastItsDeadlineIsKilledAndEveryKnownTargetTimesOut() {
     long t0 = System.nanoTime();
     ProbeRun run = shell("sleep 60").run(REQUEST, Duration.ofMillis(800), List.of("0->1", "1->0"));

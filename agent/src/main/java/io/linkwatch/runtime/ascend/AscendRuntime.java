@@ -43,8 +43,12 @@ import org.slf4j.LoggerFactory;
 public final class AscendRuntime implements DeviceRuntime {
   private static final Logger log = LoggerFactory.getLogger(AscendRuntime.class);
 
-  /** AscendCL's code for a call the library or device does not support. */
-  private static final int ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
+  /**
+   * Every code AscendCL documents for "not supported" (aclError.md): ACL_ERROR_API_NOT_SUPPORT (the
+   * interface), ACL_ERROR_FEATURE_UNSUPPORTED (the feature), ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the
+   * feature, from the runtime). A call answered with one of them has a fallback, not a failure.
+   */
+  static final Set<Integer> NOT_SUPPORTED = Set.of(200001, 200006, 207000);
 
   private final AscendLibraries libs;
   private final AclLibrary acl;
@@ -189,7 +193,7 @@ public final class AscendRuntime implements DeviceRuntime {
     LongByReference value = new LongByReference();
     try {
       int rc = acl.aclrtGetDevicesTopo(device, other, value);
-      if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+      if (NOT_SUPPORTED.contains(rc)) {
         acl.aclGetRecentErrMsg();
         return Optional.empty();
       }
@@ -245,7 +249,7 @@ public final class AscendRuntime implements DeviceRuntime {
     Pointer p = new Pointer(buffer.address());
     try {
       int rc = acl.aclrtHostRegisterV2(p, buffer.size(), ACL_HOST_REG_PINNED);
-      if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+      if (NOT_SUPPORTED.contains(rc)) {
         acl.aclGetRecentErrMsg();
         return Optional.empty();
       }
