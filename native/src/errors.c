@@ -1,13 +1,18 @@
 /*
  * errors.c - per-thread "recent error" text and HCCL result strings.
  *
- * The real runtime keeps the last failure's text per thread and hands it out
- * once through aclGetRecentErrMsg; the agent translates failures with it, so
- * every failing path in the sim must leave a message that names the function.
+ * The real runtime keeps the text of failures per thread until
+ * aclGetRecentErrMsg hands it out and clears it (aclGetRecentErrMsg.md: call
+ * it after every failed call, or messages pile up; of several, the topmost is
+ * the newest).  The sim does the same: each failure, HCCL's included, puts its
+ * text on top of what is still unread, so a caller that does not drain after a
+ * failure gets stale text with its next error.  Every failing path must leave a
+ * message that names the function.
  */
 #include "internal.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char stored[512];
 static _Thread_local bool has_stored;
@@ -17,10 +22,24 @@ static _Thread_local char handed_out[512];
 
 void lw_err(const char *fmt, ...)
 {
+    char msg[sizeof stored];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(stored, sizeof stored, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    size_t n = strlen(msg);
+    if (has_stored && n + 2 < sizeof stored) {
+        /* newest first; the oldest text is what is cut when the buffer is full */
+        size_t keep = strlen(stored);
+        if (n + 1 + keep >= sizeof stored)
+            keep = sizeof stored - n - 2;
+        memmove(stored + n + 1, stored, keep);
+        stored[n + 1 + keep] = '\0';
+        stored[n] = '\n';
+        memcpy(stored, msg, n);
+    } else {
+        memcpy(stored, msg, n + 1);
+    }
     has_stored = true;
 }
 

@@ -230,6 +230,15 @@ void test_hccl_errors(void)
     CHECK_RC(HcclAllReduce(d0, d0, 4, HCCL_DATA_TYPE_FP32, (HcclReduceOp)7, comms[0], NULL), HCCL_E_PARA);
     CHECK(strcmp(HcclGetErrorString(HCCL_E_INTERNAL), "internal error") == 0);
     CHECK(strcmp(HcclGetErrorString(HCCL_E_PARA), "parameter error") == 0);
+    /* Unread failure texts pile up, newest on top, HCCL's with AscendCL's: a caller that does
+     * not drain after an HCCL failure gets it with its next AscendCL error. */
+    (void)aclGetRecentErrMsg();
+    CHECK_RC(HcclAllReduce(d0, d0, 4, HCCL_DATA_TYPE_FP32, (HcclReduceOp)7, comms[0], NULL), HCCL_E_PARA);
+    CHECK_RC(aclrtMemcpy(d0, 64, host, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    const char *both = aclGetRecentErrMsg();
+    CHECK(both && strstr(both, "count is 0") && strstr(both, "reduce op 7"));
+    CHECK(both && strstr(both, "count is 0") < strstr(both, "reduce op 7"));
+    CHECK(aclGetRecentErrMsg() == NULL);
     aclrtFree(d0);
     aclrtFree(d1);
     HcclCommDestroy(comms[0]);

@@ -100,7 +100,9 @@ class AllgatherProbeTest {
     TargetResult t = only(SMALL);
 
     assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-    assertThat(t.error()).isEqualTo("HcclAllGather returned 4: internal error");
+    assertThat(t.error())
+        .isEqualTo(
+            "HcclAllGather returned 4: internal error (injected fault: HcclAllGather returned 4)");
   }
 
   @Test

@@ -105,7 +105,9 @@ class AllreduceProbeTest {
     TargetResult t = only(run(SMALL));
 
     assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-    assertThat(t.error()).isEqualTo("HcclAllReduce returned 4: internal error");
+    assertThat(t.error())
+        .isEqualTo(
+            "HcclAllReduce returned 4: internal error (injected fault: HcclAllReduce returned 4)");
   }
 
   @Test
@@ -118,7 +120,9 @@ class AllreduceProbeTest {
     TargetResult t = only(run(SMALL));
 
     assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-    assertThat(t.error()).isEqualTo("HcclAllReduce returned 4: internal error");
+    assertThat(t.error())
+        .isEqualTo(
+            "HcclAllReduce returned 4: internal error (injected fault: HcclAllReduce returned 4)");
     assertThat((System.nanoTime() - started) / 1e9).isLessThan(30);
   }
 
@@ -128,7 +132,10 @@ class AllreduceProbeTest {
 
     TargetResult t = only(run(SMALL));
 
-    assertThat(t.error()).isEqualTo("HcclCommInitAll returned 7: resource unavailable");
+    assertThat(t.error())
+        .isEqualTo(
+            "HcclCommInitAll returned 7: resource unavailable"
+                + " (injected fault: HcclCommInitAll returned 7)");
   }
 
   @Test
@@ -166,7 +173,7 @@ class AllreduceProbeTest {
     assertThat(errors)
         .contains(
             "aclrtMalloc returned 207001: injected fault: aclrtMalloc returned 207001",
-            "HcclAllReduce returned 4: internal error");
+            "HcclAllReduce returned 4: internal error (injected fault: HcclAllReduce returned 4)");
     // and the probe still works afterwards
     assertThat(only(run(tiny)).outcome()).isEqualTo(Outcome.SUCCESS);
   }

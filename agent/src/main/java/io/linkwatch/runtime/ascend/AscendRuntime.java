@@ -107,8 +107,23 @@ public final class AscendRuntime implements DeviceRuntime {
 
   private void checkHccl(String function, int code) {
     if (code != 0) {
-      throw new DeviceException(function, code, hcclErrorString(code));
+      throw new DeviceException(function, code, hcclDetail(code));
     }
+  }
+
+  /**
+   * HCCL's text for a failure, and AscendCL's messages for it: HCCL works through the runtime, and
+   * what it leaves in the thread's AscendCL messages would otherwise be handed out with the next
+   * AscendCL error (aclGetRecentErrMsg: unread messages pile up until read).
+   */
+  private String hcclDetail(int code) {
+    String text = hcclErrorString(code);
+    String acl = this.acl.aclGetRecentErrMsg();
+    if (acl == null || acl.isBlank()) {
+      return text;
+    }
+    String flat = String.join("; ", acl.strip().lines().toList());
+    return text == null ? flat : text + " (" + flat + ")";
   }
 
   /** HCCL's text for a code; none where the library lacks it (the 950 docs list it unsupported). */
@@ -390,7 +405,7 @@ public final class AscendRuntime implements DeviceRuntime {
       tolerate(
           "HcclCommDestroy",
           "HcclCommDestroy (device " + device + ") returned " + rc,
-          hcclErrorString(rc));
+          hcclDetail(rc));
     }
   }
 
