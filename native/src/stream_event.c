@@ -131,6 +131,17 @@ aclError aclrtDestroyStream(aclrtStream stream)
     if (!stream || !set_has(&streams, stream)) {
         lw_err("aclrtDestroyStream: %p is not a live stream (NULL, unknown or already destroyed)", stream);
         rc = ACL_ERROR_INVALID_PARAM;
+    } else if (((struct lw_stream *)stream)->device != lw_cur_dev) {
+        /* aclrtDestroyStream.md: the stream must be in the current context, i.e. its device's
+         * context is current on this thread; else ACL_ERROR_RT_STREAM_CONTEXT (aclError.md). */
+        int dev = ((struct lw_stream *)stream)->device;
+        if (lw_dev_valid(lw_cur_dev))
+            lw_err("aclrtDestroyStream: stream %p belongs to device %d but device %d is current on "
+                   "this thread (aclrtSetDevice(%d) first)", stream, dev, lw_cur_dev, dev);
+        else
+            lw_err("aclrtDestroyStream: stream %p belongs to device %d and no device is current on "
+                   "this thread (aclrtSetDevice(%d) first)", stream, dev, dev);
+        rc = lw_dev_valid(lw_cur_dev) ? ACL_ERROR_RT_STREAM_CONTEXT : ACL_ERROR_RT_CONTEXT_NULL;
     } else {
         set_del(&streams, stream);
         lw_stream_free(stream);

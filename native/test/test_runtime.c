@@ -1,5 +1,6 @@
 /* test_runtime.c - init, devices, memory registry, copies, peer access, events. */
 #include "check.h"
+#include <pthread.h>
 #include <stdlib.h>
 
 #define MiB (1024UL * 1024UL)
@@ -166,6 +167,14 @@ void test_peer_access(void)
     CHECK_RC(aclrtFree(d1), 0);
 }
 
+/* arg: { stream, int *rc }: tries to destroy the stream on a thread with no current device. */
+static void *destroy_stream_elsewhere(void *arg)
+{
+    void **a = arg;
+    *(int *)a[1] = aclrtDestroyStream(a[0]);
+    return NULL;
+}
+
 void test_events(void)
 {
     aclrtStream s;
@@ -187,6 +196,17 @@ void test_events(void)
     CHECK_RC(aclrtDestroyEvent(a), 0);
     CHECK_RC(aclrtDestroyEvent(a), ACL_ERROR_INVALID_PARAM);
     CHECK_RC(aclrtDestroyEvent(b), 0);
+    /* A stream is destroyed in its own device's context: with device 1 current, device 0's
+     * stream stays (107003), as on a thread with no device current (107002). */
+    CHECK_RC(aclrtSetDevice(1), 0);
+    CHECK_RC(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    CHECK_MSG("belongs to device 0 but device 1 is current");
+    pthread_t other;
+    int other_rc = 0;
+    pthread_create(&other, NULL, destroy_stream_elsewhere, (void *[]){ s, &other_rc });
+    pthread_join(other, NULL);
+    CHECK(other_rc == ACL_ERROR_RT_CONTEXT_NULL);
+    CHECK_RC(aclrtSetDevice(0), 0);
     CHECK_RC(aclrtDestroyStream(s), 0);
     CHECK_RC(aclrtDestroyStream(s), ACL_ERROR_INVALID_PARAM);
     CHECK_RC(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM);

@@ -281,10 +281,15 @@ public final class AscendRuntime implements DeviceRuntime {
     PointerByReference ref = new PointerByReference();
     check("aclrtCreateStream", acl.aclrtCreateStream(ref));
     Pointer s = ref.getValue();
+    // A stream is destroyed in its own device's context (aclrtDestroyStream: "the stream must be
+    // in the current context"), whichever device the closing thread used last.
     return new DeviceStream(
         device,
         Pointer.nativeValue(s),
-        () -> check("aclrtDestroyStream", acl.aclrtDestroyStream(s)));
+        () -> {
+          use(device);
+          check("aclrtDestroyStream", acl.aclrtDestroyStream(s));
+        });
   }
 
   @Override
@@ -293,8 +298,14 @@ public final class AscendRuntime implements DeviceRuntime {
     PointerByReference ref = new PointerByReference();
     check("aclrtCreateEvent", acl.aclrtCreateEvent(ref));
     Pointer e = ref.getValue();
+    // Events too, though only streams have the rule in writing: they belong to the same context.
     return new DeviceEvent(
-        device, Pointer.nativeValue(e), () -> check("aclrtDestroyEvent", acl.aclrtDestroyEvent(e)));
+        device,
+        Pointer.nativeValue(e),
+        () -> {
+          use(device);
+          check("aclrtDestroyEvent", acl.aclrtDestroyEvent(e));
+        });
   }
 
   private static int kind(Memory dst, Memory src) {

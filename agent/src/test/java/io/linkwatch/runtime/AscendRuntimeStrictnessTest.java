@@ -10,11 +10,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * AscendCL keeps the text of failed calls per thread until aclGetRecentErrMsg reads it, newest on
- * top (the sim too): a failure whose text is not read is handed out with the next error. HCCL
- * failures leave text there as well.
+ * The binding keeps the documented rules the sim enforces as CANN does (native/README.md, "As
+ * strict as the documented runtime"): streams are destroyed in their own device's context, and
+ * failure texts, which pile up per thread until aclGetRecentErrMsg reads them, are read after
+ * every failure, HCCL's included, so none is handed out with a later error.
  */
-class AscendRuntimeMessagesTest {
+class AscendRuntimeStrictnessTest {
   private static AscendRuntime runtime;
 
   @BeforeAll
@@ -26,6 +27,25 @@ class AscendRuntimeMessagesTest {
   static void close() {
     SimFaults.clear();
     runtime.close();
+  }
+
+  /**
+   * The runtime destroys a stream only in its own device's context (aclrtDestroyStream: "the stream
+   * must be in the current context"); the sim refuses otherwise, as CANN does (107003). A stream
+   * closed after another device became current on the thread is still destroyed.
+   */
+  @Test
+  void aStreamIsDestroyedInItsOwnDevicesContextWhateverDeviceIsCurrent() throws Exception {
+    long live = runtime.liveAllocations().orElseThrow();
+    DeviceStream s0 = runtime.createStream(0);
+    DeviceBuffer onDevice1 = runtime.allocate(1, 4096); // device 1 is now current on this thread
+    s0.close();
+    onDevice1.close();
+    DeviceEvent e0 = runtime.createEvent(0);
+    runtime.createStream(1).close();
+    e0.close();
+
+    assertThat(runtime.liveAllocations()).contains(live);
   }
 
   @Test
