@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The binding keeps the documented rules the sim enforces as CANN does (native/README.md, "As
  * strict as the documented runtime"): streams are destroyed in their own device's context, and
- * failure texts, which pile up per thread until aclGetRecentErrMsg reads them, are read after
- * every failure, HCCL's included, so none is handed out with a later error.
+ * failure texts, which pile up per thread until aclGetRecentErrMsg reads them, are read after every
+ * failure, HCCL's included, so none is handed out with a later error.
  */
 class AscendRuntimeStrictnessTest {
   private static AscendRuntime runtime;
