@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       ProbeCommand.class,
       TopoCommand.class,
+      CompareCommand.class,
       CheckConfigCommand.class,
       WorkerCommand.class
     })

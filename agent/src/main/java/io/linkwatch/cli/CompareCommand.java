@@ -1,0 +1,368 @@
+package io.linkwatch.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linkwatch.activity.ActivityGate;
+import io.linkwatch.activity.BusyPolicy;
+import io.linkwatch.compare.AscendDmiP2p;
+import io.linkwatch.compare.Comparison;
+import io.linkwatch.compare.HcclTestResult;
+import io.linkwatch.compare.VendorTool;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.Preflight;
+import io.linkwatch.probe.ProbeContext;
+import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.Progress;
+import io.linkwatch.probe.result.AllreduceBusBandwidth;
+import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Json;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linkwatch compare}: the vendor's own tools beside linkwatch's one-shot probes at the same
+ * sizes, so an operator can see on a first host that linkwatch's figures agree with the ones they
+ * already trust. Tools that are not installed are one line each; linkwatch's figures are shown
+ * anyway.
+ */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Runs the vendor tools that are installed (ascend-dmi --bw -t p2p: the unidirectional and"
+          + " bidirectional matrices; hccl_test's allreduce) and linkwatch's own probes at the same"
+          + " sizes, and prints them side by side with the ratio and a verdict per row.",
+      "Exit status: 0 when every figure that has a reference agrees within --tolerance (a missing"
+          + " tool is not a failure), 1 when some figure differs or a probe failed, 2 on a usage"
+          + " error."
+    })
+final class CompareCommand implements Callable<Integer> {
+  @Mixin ProbeOptions options = new ProbeOptions();
+
+  @Option(
+      names = "--ascend-dmi",
+      paramLabel = "PATH",
+      defaultValue = "ascend-dmi",
+      description =
+          "The ascend-dmi to run (found on PATH unless a path). Default: ${DEFAULT-VALUE}.")
+  String ascendDmi;
+
+  @Option(
+      names = "--hccl-test",
+      paramLabel = "COMMAND",
+      defaultValue = "mpirun -n {n} all_reduce_test -b {size} -e {size} -f 2 -d fp16 -o sum -p {n}",
+      description =
+          "hccl_test's allreduce, run once per size; words split on spaces, {n} is the number of"
+              + " devices and {size} the message size in bytes. Default: ${DEFAULT-VALUE}.")
+  String hcclTest;
+
+  @Option(
+      names = "--p2p-size",
+      paramLabel = "SIZE",
+      converter = SizeConverter.class,
+      defaultValue = "256MiB",
+      description =
+          "Copy size for linkwatch's p2p probes; ascend-dmi's full matrix uses 256 MB (512 MB from"
+              + " cards 0 and 8). Default: ${DEFAULT-VALUE}.")
+  long p2pSize;
+
+  @Option(
+      names = "--allreduce-sizes",
+      paramLabel = "SIZE",
+      split = ",",
+      converter = SizeConverter.class,
+      defaultValue = "1KiB,256MiB",
+      description =
+          "Allreduce sizes: below 1 MiB the latency is compared, from 1 MiB the algorithm"
+              + " bandwidth. Default: ${DEFAULT-VALUE}.")
+  List<Long> allreduceSizes;
+
+  @Option(
+      names = "--tolerance",
+      paramLabel = "FRACTION",
+      defaultValue = "0.15",
+      description = "A ratio within 1 ± this agrees. Default: ${DEFAULT-VALUE}.")
+  double tolerance;
+
+  @Option(
+      names = "--tool-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "600",
+      description = "How long one vendor tool may run. Default: ${DEFAULT-VALUE}.")
+  int toolTimeout;
+
+  @Spec CommandSpec spec;
+
+  private final List<VendorTool.Run> tools = new ArrayList<>();
+  private final List<Comparison> rows = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    if (!(tolerance > 0 && tolerance < 1)) {
+      throw new UsageException("--tolerance: must be between 0 and 1, not " + tolerance);
+    }
+    if (toolTimeout < 1) {
+      throw new UsageException("--tool-timeout: must be at least 1 second");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
+      int devices = runtime.deviceCount();
+      if (devices < 2) {
+        err.println(
+            "linkwatch: compare: p2p and allreduce need two devices; this host has " + devices);
+        return Main.EXIT_USAGE;
+      }
+      compareP2p(runtime);
+      compareAllreduce(runtime, devices);
+    }
+    failures.forEach(f -> err.println("linkwatch: " + f));
+    if (options.json) {
+      printJson(out);
+    } else {
+      printTable(out);
+    }
+    boolean differs = rows.stream().anyMatch(r -> r.disagrees(tolerance)) || !failures.isEmpty();
+    return differs ? Main.EXIT_FAILED : 0;
+  }
+
+  private void compareP2p(DeviceRuntime runtime) {
+    VendorTool.Run dmi =
+        VendorTool.run(
+            "ascend-dmi",
+            List.of(ascendDmi, "--bw", "-t", "p2p", "-q"),
+            Duration.ofSeconds(toolTimeout));
+    AscendDmiP2p reference = new AscendDmiP2p(Map.of(), Map.of());
+    if (dmi.ran()) {
+      try {
+        reference = AscendDmiP2p.parse(dmi.output());
+        if (reference.unidirectional().isEmpty()) {
+          dmi = new VendorTool.Run(dmi.name(), null, "printed no p2p matrix");
+        }
+      } catch (IllegalArgumentException e) {
+        dmi = new VendorTool.Run(dmi.name(), null, e.getMessage());
+      }
+    }
+    tools.add(dmi);
+    String size = ByteSize.format(p2pSize);
+    for (TargetResult t : measure(runtime, ProbeKind.P2P, Map.of("sizes", List.of(size)))) {
+      for (P2pBandwidth b : of(t, P2pBandwidth.class)) {
+        rows.add(
+            new Comparison(
+                "p2p",
+                b.src() + "->" + b.dst(),
+                b.sizeBytes(),
+                "B/s",
+                b.bytesPerSecond(),
+                reference
+                    .unidirectional()
+                    .getOrDefault(AscendDmiP2p.key(b.src(), b.dst()), Double.NaN),
+                "ascend-dmi"));
+      }
+    }
+    for (TargetResult t :
+        measure(runtime, ProbeKind.P2P_BIDIRECTIONAL, Map.of("sizes", List.of(size)))) {
+      for (P2pBidirectionalBandwidth b : of(t, P2pBidirectionalBandwidth.class)) {
+        rows.add(
+            new Comparison(
+                "p2p bidirectional",
+                b.a() + "<->" + b.b(),
+                b.sizeBytes(),
+                "B/s",
+                b.bytesPerSecond(),
+                reference.bidirectional().getOrDefault(AscendDmiP2p.key(b.a(), b.b()), Double.NaN),
+                "ascend-dmi"));
+      }
+    }
+  }
+
+  private void compareAllreduce(DeviceRuntime runtime, int devices) {
+    List<HcclTestResult> reference = new ArrayList<>();
+    VendorTool.Run last = null;
+    for (long size : allreduceSizes) {
+      List<String> command = new ArrayList<>();
+      for (String word : hcclTest.strip().split("\\s+")) {
+        command.add(
+            word.replace("{n}", String.valueOf(devices)).replace("{size}", String.valueOf(size)));
+      }
+      last = VendorTool.run("hccl_test", command, Duration.ofSeconds(toolTimeout));
+      if (!last.ran()) {
+        break; // the same tool: one line for it is enough
+      }
+      try {
+        List<HcclTestResult> parsed = HcclTestResult.parse(last.output());
+        if (parsed.isEmpty()) {
+          last = new VendorTool.Run(last.name(), null, "printed no results table");
+          break;
+        }
+        reference.addAll(parsed);
+      } catch (IllegalArgumentException e) {
+        last = new VendorTool.Run(last.name(), null, e.getMessage());
+        break;
+      }
+    }
+    tools.add(last);
+    List<String> sizes = allreduceSizes.stream().map(ByteSize::format).toList();
+    for (TargetResult t : measure(runtime, ProbeKind.ALLREDUCE, Map.of("sizes", sizes))) {
+      for (AllreduceLatency l : of(t, AllreduceLatency.class)) {
+        if (l.sizeBytes() < (1L << 20)) {
+          rows.add(
+              new Comparison(
+                  "allreduce latency",
+                  l.devices(),
+                  l.sizeBytes(),
+                  "s",
+                  l.p50Seconds(),
+                  find(reference, l.sizeBytes())
+                      .map(HcclTestResult::averageSeconds)
+                      .orElse(Double.NaN),
+                  "hccl_test"));
+        }
+      }
+      for (AllreduceBusBandwidth b : of(t, AllreduceBusBandwidth.class)) {
+        if (b.sizeBytes() >= (1L << 20)) {
+          rows.add(
+              new Comparison(
+                  "allreduce algbw",
+                  b.devices(),
+                  b.sizeBytes(),
+                  "B/s",
+                  b.algBytesPerSecond(),
+                  find(reference, b.sizeBytes())
+                      .map(HcclTestResult::algBytesPerSecond)
+                      .orElse(Double.NaN),
+                  "hccl_test"));
+        }
+      }
+    }
+  }
+
+  private static java.util.Optional<HcclTestResult> find(List<HcclTestResult> rows, long size) {
+    return rows.stream()
+        .filter(r -> r.sizeBytes() == size && r.check().equals("success"))
+        .findFirst();
+  }
+
+  /** One run of {@code kind} in this process with {@code given} settings; its targets. */
+  private List<TargetResult> measure(
+      DeviceRuntime runtime, ProbeKind kind, Map<String, List<String>> given) {
+    CliSettings settings = new CliSettings(given);
+    ProbeSettings probeSettings = kind.descriptor().read(settings);
+    settings.throwIfProblems();
+    probeSettings.preflight(new Preflight(runtime, HostPaths.system(), settings::problem));
+    settings.throwIfProblems();
+    BusyPolicy policy =
+        options.force
+            ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
+            : BusyPolicy.DEFAULTS;
+    ProbeRun run =
+        probeSettings
+            .newProbe()
+            .run(
+                new ProbeContext(
+                    runtime,
+                    Runtimes.topologySource(options.topologyCommand),
+                    HostPaths.system(),
+                    Progress.NONE,
+                    ActivityGate.standard(policy, runtime, Map.of()),
+                    Set.of()));
+    if (!run.skippedBecause().isEmpty()) {
+      failures.add(kind.id() + ": skipped: " + run.skippedBecause());
+    }
+    for (TargetResult t : run.targets()) {
+      if (t.error() != null && !t.error().isEmpty()) {
+        failures.add(kind.id() + " " + t.target() + ": " + t.error());
+      }
+    }
+    return run.targets();
+  }
+
+  private static <T extends Measurement> List<T> of(TargetResult t, Class<T> type) {
+    return t.measurements().stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  private void printTable(PrintWriter out) {
+    for (VendorTool.Run t : tools) {
+      out.println(
+          t.ran()
+              ? t.name() + ": ran"
+              : t.name() + ": " + t.problem() + "; its rows have no reference");
+    }
+    Table table =
+        new Table("test", "target", "size", "linkwatch", "reference", "tool", "ratio", "verdict");
+    for (Comparison r : rows) {
+      table.row(
+          r.test(),
+          r.target(),
+          ByteSize.format(r.sizeBytes()),
+          Comparison.format(r.linkwatch(), r.unit()),
+          Comparison.format(r.reference(), r.unit()),
+          r.tool(),
+          Double.isNaN(r.ratio()) ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
+          r.verdict(tolerance));
+    }
+    table.print(out);
+  }
+
+  private void printJson(PrintWriter out) {
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    root.put("tolerance", tolerance);
+    ArrayNode toolNodes = root.putArray("tools");
+    for (VendorTool.Run t : tools) {
+      ObjectNode n = toolNodes.addObject().put("name", t.name()).put("ran", t.ran());
+      if (!t.ran()) {
+        n.put("problem", t.problem());
+      }
+    }
+    ArrayNode rowNodes = root.putArray("rows");
+    for (Comparison r : rows) {
+      ObjectNode n =
+          rowNodes
+              .addObject()
+              .put("test", r.test())
+              .put("target", r.target())
+              .put("size_bytes", r.sizeBytes())
+              .put("unit", r.unit())
+              .put("tool", r.tool())
+              .put("verdict", r.verdict(tolerance));
+      putFigure(n, "linkwatch", r.linkwatch());
+      putFigure(n, "reference", r.reference());
+      putFigure(n, "ratio", r.ratio());
+    }
+    root.putPOJO("failures", failures);
+    try {
+      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void putFigure(ObjectNode n, String name, double value) {
+    if (Double.isNaN(value)) {
+      n.putNull(name);
+    } else {
+      n.put(name, value);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.linkwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.util.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code linkwatch compare} end to end on the sim, against stand-ins for ascend-dmi and hccl_test
+ * that print their documented formats with figures near the sim's (and one that is not), and
+ * without them.
+ */
+class CompareCommandTest {
+  @TempDir Path dir;
+
+  /** An executable shell script in the test directory. */
+  private Path script(String name, String body) throws Exception {
+    Path file = dir.resolve(name);
+    Files.writeString(file, "#!/bin/sh\n" + body);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return file;
+  }
+
+  /**
+   * ascend-dmi's full p2p matrices for two dies: 0->1 and both ways near the sim's 256 MiB figures
+   * (~166 and ~278 GB/s); 1->0 at 200 GB/s, which linkwatch's ~166 does not match.
+   */
+  private Path ascendDmi() throws Exception {
+    return script(
+        "ascend-dmi",
+        """
+        [ "$*" = "--bw -t p2p -q" ] || { echo "unexpected arguments: $*"; exit 9; }
+        cat <<'OUT'
+        Unidirectional Peer to Peer Test Bandwidth Matrix(GB/s)
+        D\\D      0        1
+        0        ***      165.20
+        1        200.00   ***
+        Bidirectional Peer to Peer Test Bandwidth Matrix(GB/s)
+        D\\D      0        1
+        0        ***      276.90
+        1        277.40   ***
+        OUT
+        """);
+  }
+
+  /** hccl_test's allreduce for the size it is given ($1), for $2 devices. */
+  private Path hcclTest() throws Exception {
+    return script(
+        "hccl-test",
+        """
+        [ "$2" = 2 ] || { echo "expected 2 devices, got $2"; exit 9; }
+        echo "the minbytes is $1, maxbytes is $1, iters is 20, warmup_iters is 5"
+        echo "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result:"
+        case "$1" in
+          1024) echo "1024                 272.10             0.00376              success" ;;
+          268435456) echo "268435456            2750.00            97.61                success" ;;
+          *) echo "$1 1.0 1.0 fail" ;;
+        esac
+        """);
+  }
+
+  @Test
+  void withStandInsEveryRowHasARatioAndTheOneThatDiffersFailsTheCommand() throws Exception {
+    CliProcess.Result r =
+        CliProcess.run(
+            Map.of(),
+            dir,
+            "compare",
+            "--backend",
+            "sim",
+            "--json",
+            "--ascend-dmi",
+            ascendDmi().toString(),
+            "--hccl-test",
+            hcclTest() + " {size} {n}");
+
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(1);
+    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    assertThat(report.get("tools")).allSatisfy(t -> assertThat(t.get("ran").asBoolean()).isTrue());
+    Map<String, String> verdicts = new java.util.TreeMap<>();
+    report
+        .get("rows")
+        .forEach(
+            row -> {
+              assertThat(row.get("ratio").isNumber()).as(row.toString()).isTrue();
+              verdicts.put(
+                  row.get("test").asText() + " " + row.get("target").asText(),
+                  row.get("verdict").asText());
+            });
+    assertThat(verdicts)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "p2p 0->1", "agrees",
+                "p2p 1->0", "linkwatch lower",
+                "p2p bidirectional 0<->1", "agrees",
+                "allreduce latency 0,1", "agrees",
+                "allreduce algbw 0,1", "agrees"));
+  }
+
+  @Test
+  void withoutTheToolsItSaysWhatIsMissingAndStillShowsLinkwatchsFigures() throws Exception {
+    CliProcess.Result r =
+        CliProcess.run(
+            Map.of(),
+            dir,
+            "compare",
+            "--backend",
+            "sim",
+            "--ascend-dmi",
+            dir.resolve("no-such-ascend-dmi").toString(),
+            "--hccl-test",
+            "no-such-mpirun -n {n} all_reduce_test");
+
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .contains(
+            "ascend-dmi: not found ("
+                + dir.resolve("no-such-ascend-dmi")
+                + " is not an executable"
+                + " file); its rows have no reference",
+            "hccl_test: not found (no no-such-mpirun on PATH); its rows have no reference")
+        .containsPattern("p2p +0->1 +256MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
+        .containsPattern("allreduce latency +0,1 +1KiB +[0-9.]+ us +- +hccl_test +- +no reference");
+  }
+
+  @Test
+  void aToleranceOutsideZeroToOneIsAUsageError() throws Exception {
+    CliProcess.Result r =
+        CliProcess.run(Map.of(), dir, "compare", "--backend", "sim", "--tolerance", "1.5");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr()).contains("--tolerance: must be between 0 and 1, not 1.5");
+  }
+}
