@@ -11,6 +11,8 @@ jar=agent/target/linkwatch.jar
 [ -f "$jar" ] || { echo "build first: mvn -q package -DskipTests" >&2; exit 2; }
 make -s -C native >/dev/null
 export LINKWATCH_SIM_TIMING=passthrough
+# Both processes call aclInit: no 2 s exit hold for device logs per round (native/README.md).
+export ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=0
 unset LINKWATCH_SIM_CONTROL
 agent=()
 native=()

@@ -11,8 +11,10 @@
  * chip N % 2.  This process holds no device, so (unlike the real tool) it
  * never lists the agent's own worker.
  */
+#define _POSIX_C_SOURCE 200809L  /* setenv */
 #include "linkwatch_sim.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -75,6 +77,9 @@ int main(int argc, char **argv)
     if (!topo && !map && !info)
         return usage();
     uint32_t n = 0;
+    /* The stand-in reads the sim's profile through the sim's runtime; the real npu-smi is no
+     * AscendCL application and has no exit held for device logs (see exitflush.c). */
+    setenv("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "0", 1);
     if (aclInit(NULL) != 0 || aclrtGetDeviceCount(&n) != 0) {
         const char *m = aclGetRecentErrMsg();
         fprintf(stderr, "npu-smi: %s\n", m ? m : "cannot read the simulator profile");
