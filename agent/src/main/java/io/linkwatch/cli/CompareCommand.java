@@ -20,6 +20,9 @@ import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.NpuSmiTopology;
+import io.linkwatch.probe.topology.RuntimeTopologySource;
+import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.util.ByteSize;
@@ -50,8 +53,9 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = {
       "Runs the vendor tools that are installed (ascend-dmi --bw -t p2p: the unidirectional and"
-          + " bidirectional matrices; hccl_test's allreduce) and linkwatch's own probes at the same"
-          + " sizes, and prints them side by side with the ratio and a verdict per row.",
+          + " bidirectional matrices; hccl_test's allreduce; npu-smi info -t topo) and linkwatch's"
+          + " own probes at the same sizes, and prints them side by side with the ratio and a"
+          + " verdict per row (for link types: whether they are the same).",
       "Exit status: 0 when every figure that has a reference agrees within --tolerance (a missing"
           + " tool is not a failure), 1 when some figure differs or a probe failed, 2 on a usage"
           + " error."
@@ -66,6 +70,15 @@ final class CompareCommand implements Callable<Integer> {
       description =
           "The ascend-dmi to run (found on PATH unless a path). Default: ${DEFAULT-VALUE}.")
   String ascendDmi;
+
+  @Option(
+      names = "--npu-smi",
+      paramLabel = "PATH",
+      defaultValue = "npu-smi",
+      description =
+          "The npu-smi whose 'info -t topo' gives the link types (found on PATH unless a path)."
+              + " Default: ${DEFAULT-VALUE}.")
+  String npuSmi;
 
   @Option(
       names = "--hccl-test",
@@ -117,6 +130,21 @@ final class CompareCommand implements Callable<Integer> {
   private final List<Comparison> rows = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
 
+  /** One ordered pair's link type by aclrtGetDevicesTopo and by npu-smi ("-" when unknown). */
+  record LinkComparison(String pair, String linkwatch, String reference) {
+    String verdict() {
+      if (linkwatch.equals("-")) {
+        return "no linkwatch figure";
+      }
+      if (reference.equals("-")) {
+        return "no reference";
+      }
+      return linkwatch.equals(reference) ? "agrees" : "differs";
+    }
+  }
+
+  private final List<LinkComparison> links = new ArrayList<>();
+
   @Override
   public Integer call() {
     if (!(tolerance > 0 && tolerance < 1)) {
@@ -134,6 +162,7 @@ final class CompareCommand implements Callable<Integer> {
             "linkwatch: compare: p2p and allreduce need two devices; this host has " + devices);
         return Main.EXIT_USAGE;
       }
+      compareTopology(runtime, devices);
       compareP2p(runtime);
       compareAllreduce(runtime, devices);
     }
@@ -143,8 +172,44 @@ final class CompareCommand implements Callable<Integer> {
     } else {
       printTable(out);
     }
-    boolean differs = rows.stream().anyMatch(r -> r.disagrees(tolerance)) || !failures.isEmpty();
+    boolean differs =
+        rows.stream().anyMatch(r -> r.disagrees(tolerance))
+            || links.stream().anyMatch(l -> l.verdict().equals("differs"))
+            || !failures.isEmpty();
     return differs ? Main.EXIT_FAILED : 0;
+  }
+
+  private void compareTopology(DeviceRuntime runtime, int devices) {
+    VendorTool.Run smi =
+        VendorTool.run(
+            "npu-smi", List.of(npuSmi, "info", "-t", "topo"), Duration.ofSeconds(toolTimeout));
+    Topology reference = Topology.NONE;
+    if (smi.ran()) {
+      try {
+        NpuSmiTopology parsed = NpuSmiTopology.parse(smi.output());
+        if (parsed.unsupported()) {
+          smi = new VendorTool.Run(smi.name(), null, "the device does not support querying topo");
+        } else {
+          reference = parsed.toTopology();
+        }
+      } catch (IllegalArgumentException e) {
+        smi = new VendorTool.Run(smi.name(), null, "cannot parse its output: " + e.getMessage());
+      }
+    }
+    tools.add(smi);
+    Topology own = new RuntimeTopologySource().load(runtime);
+    for (int s = 0; s < devices; s++) {
+      for (int d = 0; d < devices; d++) {
+        if (s != d) {
+          links.add(new LinkComparison(s + "->" + d, label(own, s, d), label(reference, s, d)));
+        }
+      }
+    }
+  }
+
+  private static String label(Topology topology, int src, int dst) {
+    String label = topology.link(src, dst).label();
+    return label.equals("unknown") ? "-" : label;
   }
 
   private void compareP2p(DeviceRuntime runtime) {
@@ -323,6 +388,9 @@ final class CompareCommand implements Callable<Integer> {
           r.verdict(tolerance));
     }
     table.print(out);
+    Table types = new Table("link", "linkwatch", "npu-smi", "verdict");
+    links.forEach(l -> types.row(l.pair(), l.linkwatch(), l.reference(), l.verdict()));
+    types.print(out);
   }
 
   private void printJson(PrintWriter out) {
@@ -349,6 +417,15 @@ final class CompareCommand implements Callable<Integer> {
       putFigure(n, "linkwatch", r.linkwatch());
       putFigure(n, "reference", r.reference());
       putFigure(n, "ratio", r.ratio());
+    }
+    ArrayNode linkNodes = root.putArray("links");
+    for (LinkComparison l : links) {
+      linkNodes
+          .addObject()
+          .put("pair", l.pair())
+          .put("linkwatch", l.linkwatch())
+          .put("npu_smi", l.reference())
+          .put("verdict", l.verdict());
     }
     root.putPOJO("failures", failures);
     try {

@@ -78,7 +78,9 @@ class CompareCommandTest {
             "--ascend-dmi",
             ascendDmi().toString(),
             "--hccl-test",
-            hcclTest() + " {size} {n}");
+            hcclTest() + " {size} {n}",
+            "--npu-smi",
+            CliProcess.nativeBuild().resolve("npu-smi").toString());
 
     assertThat(r.exitCode()).as(r.stderr()).isEqualTo(1);
     JsonNode report = Json.MAPPER.readTree(r.stdout());
@@ -101,6 +103,45 @@ class CompareCommandTest {
                 "p2p bidirectional 0<->1", "agrees",
                 "allreduce latency 0,1", "agrees",
                 "allreduce algbw 0,1", "agrees"));
+    assertThat(report.get("links"))
+        .extracting(
+            l ->
+                l.get("pair").asText()
+                    + " "
+                    + l.get("linkwatch").asText()
+                    + " "
+                    + l.get("npu_smi").asText()
+                    + " "
+                    + l.get("verdict").asText())
+        .containsExactly("0->1 SIO SIO agrees", "1->0 SIO SIO agrees");
+  }
+
+  /** npu-smi naming another link type than aclrtGetDevicesTopo fails the command on its own. */
+  @Test
+  void aLinkTypeNpuSmiDisagreesWithIsADifference() throws Exception {
+    Path npuSmi =
+        script(
+            "npu-smi",
+            CliProcess.nativeBuild().resolve("npu-smi") + " \"$@\" | sed 's/SIO /HCCS/g'\n");
+
+    CliProcess.Result r =
+        CliProcess.run(
+            Map.of(),
+            dir,
+            "compare",
+            "--backend",
+            "sim",
+            "--ascend-dmi",
+            dir.resolve("none").toString(),
+            "--hccl-test",
+            dir.resolve("none").toString(),
+            "--npu-smi",
+            npuSmi.toString());
+
+    assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+    assertThat(r.stdout())
+        .containsPattern("0->1 +SIO +HCCS +differs")
+        .containsPattern("1->0 +SIO +HCCS +differs");
   }
 
   @Test
@@ -115,7 +156,9 @@ class CompareCommandTest {
             "--ascend-dmi",
             dir.resolve("no-such-ascend-dmi").toString(),
             "--hccl-test",
-            "no-such-mpirun -n {n} all_reduce_test");
+            "no-such-mpirun -n {n} all_reduce_test",
+            "--npu-smi",
+            "no-such-npu-smi");
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout())
@@ -124,7 +167,9 @@ class CompareCommandTest {
                 + dir.resolve("no-such-ascend-dmi")
                 + " is not an executable"
                 + " file); its rows have no reference",
-            "hccl_test: not found (no no-such-mpirun on PATH); its rows have no reference")
+            "hccl_test: not found (no no-such-mpirun on PATH); its rows have no reference",
+            "npu-smi: not found (no no-such-npu-smi on PATH); its rows have no reference")
+        .containsPattern("0->1 +SIO +- +no reference")
         .containsPattern("p2p +0->1 +256MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
         .containsPattern("allreduce latency +0,1 +1KiB +[0-9.]+ us +- +hccl_test +- +no reference");
   }
