@@ -283,7 +283,8 @@ int lw_enter(const char *fn)
             nanosleep(&ts, NULL);
             continue;
         }
-        if (code)
+        /* DCMI has no recent-error text: a DCMI fault must not sit in AscendCL's unread messages. */
+        if (code && strncmp(fn, "dcmi_", 5) != 0)
             lw_err("injected fault: %s returned %d", fn, code);
         return code;
     }

@@ -91,9 +91,10 @@ static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src,
         lw_err("%s: host-to-host copies cannot be asynchronous (use aclrtMemcpy)", fn);
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
-    if (async && pl->path == P_D2D && (((uintptr_t)src | (uintptr_t)dst) & 63)) {
-        /* dev guide, data copy: on-chip D2D async copies need 64-byte-aligned addresses. */
-        lw_err("%s: device-to-device asynchronous copies need 64-byte-aligned addresses "
+    if (async && pl->path == P_D2D && sa.device == da.device && (((uintptr_t)src | (uintptr_t)dst) & 63)) {
+        /* dev guide, data copy: on-chip (one device) D2D async copies need 64-byte-aligned
+         * addresses; nothing is documented for copies between devices. */
+        lw_err("%s: on-chip device-to-device asynchronous copies need 64-byte-aligned addresses "
                "(src %p, dst %p)", fn, src, dst);
         return ACL_ERROR_INVALID_PARAM;
     }

@@ -218,11 +218,15 @@ final class CompareCommand implements Callable<Integer> {
             "ascend-dmi",
             List.of(ascendDmi, "--bw", "-t", "p2p", "-q"),
             Duration.ofSeconds(toolTimeout));
-    AscendDmiP2p reference = new AscendDmiP2p(Map.of(), Map.of());
+    AscendDmiP2p reference = AscendDmiP2p.NONE;
     if (dmi.ran()) {
       try {
         reference = AscendDmiP2p.parse(dmi.output());
-        if (reference.unidirectional().isEmpty()) {
+        if (reference.cards()) {
+          // card ids are not device ids: comparing them would pair the wrong links
+          dmi = new VendorTool.Run(dmi.name(), null, "printed card matrices, not device ones");
+          reference = AscendDmiP2p.NONE;
+        } else if (reference.unidirectional().isEmpty()) {
           dmi = new VendorTool.Run(dmi.name(), null, "printed no p2p matrix");
         }
       } catch (IllegalArgumentException e) {

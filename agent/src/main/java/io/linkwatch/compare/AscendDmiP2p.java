@@ -9,17 +9,25 @@ import java.util.regex.Pattern;
 /**
  * The p2p bandwidth matrices {@code ascend-dmi --bw -t p2p} prints (MindCluster toolbox guide,
  * "带宽测试", seed 002): a title line per direction ("Unidirectional Peer to Peer Test Bandwidth
- * Matrix(GB/s)", "Bidirectional ..."), a header row of device (or card) ids after a corner cell
- * such as {@code C\C} or {@code D\D}, then one row per source with {@code ***} on the diagonal.
- * Figures are GB/s (10^9 bytes per second); the bidirectional figure is both directions together.
+ * Matrix(GB/s)", "Bidirectional ..."), a header row of ids after a corner cell, then one row per
+ * source with {@code ***} on the diagonal. The corner says what the ids are: {@code C\C} card ids
+ * ({@code -m card}: on an A3 a card holds two dies, so these are not device pairs), any other
+ * letter device ids (the default, {@code -m device}). Figures are GB/s (10^9 bytes per second); the
+ * bidirectional figure is both directions together.
+ *
+ * @param cards whether the matrices are by card, not by device
  */
-public record AscendDmiP2p(Map<String, Double> unidirectional, Map<String, Double> bidirectional) {
+public record AscendDmiP2p(
+    Map<String, Double> unidirectional, Map<String, Double> bidirectional, boolean cards) {
+  /** No matrix at all. */
+  public static final AscendDmiP2p NONE = new AscendDmiP2p(Map.of(), Map.of(), false);
+
   private static final Pattern UNI =
       Pattern.compile(
           "Unidirectional Peer to Peer Test Bandwidth Matrix", Pattern.CASE_INSENSITIVE);
   private static final Pattern BI =
       Pattern.compile("Bidirectional Peer to Peer Test Bandwidth Matrix", Pattern.CASE_INSENSITIVE);
-  private static final Pattern CORNER = Pattern.compile("^\\s*[A-Za-z]\\\\[A-Za-z]\\s+(.*)$");
+  private static final Pattern CORNER = Pattern.compile("^\\s*([A-Za-z])\\\\[A-Za-z]\\s+(.*)$");
 
   /** Bytes per second for {@code src->dst}, keyed "src->dst" as linkwatch names p2p targets. */
   public static String key(int src, int dst) {
@@ -35,6 +43,7 @@ public record AscendDmiP2p(Map<String, Double> unidirectional, Map<String, Doubl
     Map<String, Double> bi = new LinkedHashMap<>();
     Map<String, Double> into = null;
     List<Integer> columns = null;
+    boolean cards = false;
     int lineNo = 0;
     for (String line : text.split("\\R")) {
       lineNo++;
@@ -53,7 +62,8 @@ public record AscendDmiP2p(Map<String, Double> unidirectional, Map<String, Doubl
       }
       var corner = CORNER.matcher(line);
       if (corner.matches()) {
-        columns = ids(corner.group(1), lineNo);
+        cards |= corner.group(1).equalsIgnoreCase("C");
+        columns = ids(corner.group(2), lineNo);
         continue;
       }
       if (columns == null) {
@@ -87,7 +97,7 @@ public record AscendDmiP2p(Map<String, Double> unidirectional, Map<String, Doubl
         }
       }
     }
-    return new AscendDmiP2p(Map.copyOf(uni), Map.copyOf(bi));
+    return new AscendDmiP2p(Map.copyOf(uni), Map.copyOf(bi), cards);
   }
 
   private static List<Integer> ids(String header, int lineNo) {

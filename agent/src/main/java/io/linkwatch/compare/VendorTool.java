@@ -46,9 +46,11 @@ public final class VendorTool {
             });
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly();
+        stop(p);
         return new Run(name, null, "did not finish within " + timeout.toSeconds() + " s");
       }
+      // What the tool left running (mpirun's ranks) would hold the devices and the pipe.
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
       String text = out.get(10, TimeUnit.SECONDS);
       if (p.exitValue() != 0) {
         String last = text.strip().lines().reduce((a, b) -> b).orElse("");
@@ -57,13 +59,23 @@ public final class VendorTool {
       }
       return new Run(name, text, null);
     } catch (InterruptedException e) {
-      p.destroyForcibly();
+      stop(p);
       Thread.currentThread().interrupt();
       return new Run(name, null, "interrupted");
     } catch (Exception e) {
-      p.destroyForcibly();
+      stop(p);
       return new Run(name, null, "output unreadable: " + e.getMessage());
     }
+  }
+
+  /**
+   * Stops the tool and everything it started: a launcher such as mpirun leaves its ranks, which
+   * keep the devices busy, when only it is killed.
+   */
+  private static void stop(Process p) {
+    List<ProcessHandle> children = p.descendants().toList();
+    p.destroyForcibly();
+    children.forEach(ProcessHandle::destroyForcibly);
   }
 
   private static String describe(String exe) {

@@ -122,16 +122,28 @@ class AlertmanagerLiveTest {
               "LinkwatchLinkAsymmetric a3-03:10187 0->1",
               "LinkwatchLinkBelowFleet a3-02:10187 0->1",
               "LinkwatchProbeFailing a3-02:10187 allreduce");
-      // One notification per host: grouped by cluster and instance.
+      // One notification per host and route: grouped by cluster and instance, critical alerts
+      // on their own route; a3-02's warnings (two link alerts) arrive together.
+      Set<String> groups = new TreeSet<>();
       for (JsonNode n : hook.notifications()) {
         assertThat(n.get("groupLabels").get("cluster").asText()).isEqualTo("east");
+        String instance = n.get("groupLabels").get("instance").asText();
+        String severity = n.get("alerts").get(0).get("labels").get("severity").asText();
         assertThat(n.get("alerts"))
             .allSatisfy(
-                a ->
-                    assertThat(a.get("labels").get("instance").asText())
-                        .isEqualTo(n.get("groupLabels").get("instance").asText()));
+                a -> {
+                  assertThat(a.get("labels").get("instance").asText()).isEqualTo(instance);
+                  assertThat(a.get("labels").get("severity").asText()).isEqualTo(severity);
+                });
         assertThat(n.get("status").asText()).isEqualTo("firing");
+        assertThat(groups.add(instance + " " + severity)).as("one notification per group").isTrue();
       }
+      assertThat(groups)
+          .containsExactly(
+              "a3-01:10187 critical",
+              "a3-02:10187 critical",
+              "a3-02:10187 warning",
+              "a3-03:10187 warning");
     }
   }
 

@@ -69,7 +69,10 @@ class FleetLiveTest {
     String sio = "link 0 1 SIO bandwidth 190GB/s latency 0.21ms";
     assertThat(a3).contains(sio);
     Files.writeString(profile, a3.replace(sio, "link 0 1 SIO bandwidth 190GB/s latency 0.01ms"));
-    Path rules = LiveRules.write(dir);
+    // A 5-minute baseline window instead of the live default's 2: host 1's bad samples must not
+    // become its own baseline (more than half the window) before its fault is cleared, or the
+    // fleet alert would rightly take over for it.
+    Path rules = LiveRules.write(dir, "--range", "7d=5m", "--range", "15m=30s");
 
     List<AgentProcess> agents = startAgents(profile);
     try (WebhookReceiver hook = WebhookReceiver.start();

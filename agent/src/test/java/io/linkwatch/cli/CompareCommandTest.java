@@ -129,6 +129,10 @@ class CompareCommandTest {
             Map.of(),
             dir,
             "compare",
+            "--p2p-size",
+            "16MiB",
+            "--allreduce-sizes",
+            "1KiB",
             "--backend",
             "sim",
             "--ascend-dmi",
@@ -151,6 +155,10 @@ class CompareCommandTest {
             Map.of(),
             dir,
             "compare",
+            "--p2p-size",
+            "16MiB",
+            "--allreduce-sizes",
+            "1KiB",
             "--backend",
             "sim",
             "--ascend-dmi",
@@ -170,8 +178,39 @@ class CompareCommandTest {
             "hccl_test: not found (no no-such-mpirun on PATH); its rows have no reference",
             "npu-smi: not found (no no-such-npu-smi on PATH); its rows have no reference")
         .containsPattern("0->1 +SIO +- +no reference")
-        .containsPattern("p2p +0->1 +256MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
+        .containsPattern("p2p +0->1 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
         .containsPattern("allreduce latency +0,1 +1KiB +[0-9.]+ us +- +hccl_test +- +no reference");
+  }
+
+  /**
+   * ascend-dmi -m card prints card ids (C\\C), and an A3 card holds two dies: card 0->1 is not
+   * device pair 0->1, so those matrices are no reference at all.
+   */
+  @Test
+  void cardMatricesAreNotTakenForDevicePairs() throws Exception {
+    Path card = Path.of("src/test/resources/compare/ascend-dmi-p2p-card.txt").toAbsolutePath();
+    CliProcess.Result r =
+        CliProcess.run(
+            Map.of(),
+            dir,
+            "compare",
+            "--p2p-size",
+            "16MiB",
+            "--allreduce-sizes",
+            "1KiB",
+            "--backend",
+            "sim",
+            "--ascend-dmi",
+            script("ascend-dmi-card", "cat '" + card + "'\n").toString(),
+            "--hccl-test",
+            dir.resolve("none").toString(),
+            "--npu-smi",
+            dir.resolve("none").toString());
+
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .contains("ascend-dmi: printed card matrices, not device ones; its rows have no reference")
+        .containsPattern("p2p +0->1 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference");
   }
 
   @Test

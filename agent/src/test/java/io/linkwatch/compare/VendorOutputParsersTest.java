@@ -20,6 +20,7 @@ class VendorOutputParsersTest {
   void ascendDmiCardMatricesFromTheToolboxGuide() throws Exception {
     AscendDmiP2p p2p = AscendDmiP2p.parse(fixture("ascend-dmi-p2p-card.txt"));
 
+    assertThat(p2p.cards()).as("C\\C: card ids").isTrue();
     assertThat(p2p.unidirectional()).hasSize(56).doesNotContainKey("0->0");
     assertThat(p2p.unidirectional().get("0->1")).isCloseTo(328.96e9, within(1.0));
     assertThat(p2p.unidirectional().get("1->0")).isCloseTo(328.61e9, within(1.0));
@@ -32,7 +33,13 @@ class VendorOutputParsersTest {
   @Test
   void ascendDmiWithoutMatricesGivesNothingAndABrokenRowIsAnError() {
     assertThat(AscendDmiP2p.parse("ascend-dmi: p2p test not supported on this device\n"))
-        .isEqualTo(new AscendDmiP2p(java.util.Map.of(), java.util.Map.of()));
+        .isEqualTo(AscendDmiP2p.NONE);
+    assertThat(
+            AscendDmiP2p.parse(
+                    "Unidirectional Peer to Peer Test Bandwidth Matrix(GB/s)\nD\\D 0 1\n0 *** 190.2\n1 187.9 ***\n")
+                .cards())
+        .as("D\\D: device ids")
+        .isFalse();
     String broken =
         "Unidirectional Peer to Peer Test Bandwidth Matrix(GB/s)\nD\\D 0 1\n0 *** 190.2\n1 187.9\n";
     assertThatThrownBy(() -> AscendDmiP2p.parse(broken))

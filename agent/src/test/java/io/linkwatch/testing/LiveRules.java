@@ -20,15 +20,21 @@ public final class LiveRules {
 
   /** Writes the shortened rules into {@code dir} and returns their path. */
   public static Path write(Path dir) throws Exception {
+    return write(dir, new String[0]);
+  }
+
+  /** As {@link #write(Path)}, with live-config.py's options (e.g. {@code --range 7d=5m}). */
+  public static Path write(Path dir, String... options) throws Exception {
     Path rules = dir.resolve("rules.yml");
-    Process gen =
-        new ProcessBuilder(
+    java.util.List<String> command =
+        new java.util.ArrayList<>(
+            java.util.List.of(
                 "python3",
                 Path.of("..", "grafana", "test", "live-config.py").toString(),
                 Path.of("..", "grafana", "alerts", "linkwatch.rules.yml").toString(),
-                rules.toString())
-            .inheritIO()
-            .start();
+                rules.toString()));
+    command.addAll(java.util.List.of(options));
+    Process gen = new ProcessBuilder(command).inheritIO().start();
     assertThat(gen.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(gen.exitValue()).isZero();
     return rules;
