@@ -19,6 +19,16 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareCommandTest {
   @TempDir Path dir;
 
+  /** {@code linkwatch compare --backend sim ARGS} in a child process. */
+  private CliProcess.Result compare(String... args) throws Exception {
+    String[] all = new String[args.length + 3];
+    all[0] = "compare";
+    all[1] = "--backend";
+    all[2] = "sim";
+    System.arraycopy(args, 0, all, 3, args.length);
+    return CliProcess.run(Map.of(), dir, all);
+  }
+
   /** An executable shell script in the test directory. */
   private Path script(String name, String body) throws Exception {
     Path file = dir.resolve(name);
@@ -68,12 +78,7 @@ class CompareCommandTest {
   @Test
   void withStandInsEveryRowHasARatioAndTheOneThatDiffersFailsTheCommand() throws Exception {
     CliProcess.Result r =
-        CliProcess.run(
-            Map.of(),
-            dir,
-            "compare",
-            "--backend",
-            "sim",
+        compare(
             "--json",
             "--ascend-dmi",
             ascendDmi().toString(),
@@ -125,16 +130,11 @@ class CompareCommandTest {
             CliProcess.nativeBuild().resolve("npu-smi") + " \"$@\" | sed 's/SIO /HCCS/g'\n");
 
     CliProcess.Result r =
-        CliProcess.run(
-            Map.of(),
-            dir,
-            "compare",
+        compare(
             "--p2p-size",
             "16MiB",
             "--allreduce-sizes",
             "1KiB",
-            "--backend",
-            "sim",
             "--ascend-dmi",
             dir.resolve("none").toString(),
             "--hccl-test",
@@ -151,16 +151,11 @@ class CompareCommandTest {
   @Test
   void withoutTheToolsItSaysWhatIsMissingAndStillShowsLinkwatchsFigures() throws Exception {
     CliProcess.Result r =
-        CliProcess.run(
-            Map.of(),
-            dir,
-            "compare",
+        compare(
             "--p2p-size",
             "16MiB",
             "--allreduce-sizes",
             "1KiB",
-            "--backend",
-            "sim",
             "--ascend-dmi",
             dir.resolve("no-such-ascend-dmi").toString(),
             "--hccl-test",
@@ -190,16 +185,11 @@ class CompareCommandTest {
   void cardMatricesAreNotTakenForDevicePairs() throws Exception {
     Path card = Path.of("src/test/resources/compare/ascend-dmi-p2p-card.txt").toAbsolutePath();
     CliProcess.Result r =
-        CliProcess.run(
-            Map.of(),
-            dir,
-            "compare",
+        compare(
             "--p2p-size",
             "16MiB",
             "--allreduce-sizes",
             "1KiB",
-            "--backend",
-            "sim",
             "--ascend-dmi",
             script("ascend-dmi-card", "cat '" + card + "'\n").toString(),
             "--hccl-test",
@@ -215,8 +205,7 @@ class CompareCommandTest {
 
   @Test
   void aToleranceOutsideZeroToOneIsAUsageError() throws Exception {
-    CliProcess.Result r =
-        CliProcess.run(Map.of(), dir, "compare", "--backend", "sim", "--tolerance", "1.5");
+    CliProcess.Result r = compare("--tolerance", "1.5");
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.stderr()).contains("--tolerance: must be between 0 and 1, not 1.5");
