@@ -2,14 +2,11 @@ package io.linkwatch.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linkwatch.activity.ActivityGate;
-import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.compare.AscendDmiP2p;
 import io.linkwatch.compare.Comparison;
 import io.linkwatch.compare.HcclTestResult;
 import io.linkwatch.compare.VendorTool;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.Preflight;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.Progress;
@@ -337,14 +334,8 @@ final class CompareCommand implements Callable<Integer> {
   private List<TargetResult> measure(
       DeviceRuntime runtime, ProbeKind kind, Map<String, List<String>> given) {
     CliSettings settings = new CliSettings(given);
-    ProbeSettings probeSettings = kind.descriptor().read(settings);
-    settings.throwIfProblems();
-    probeSettings.preflight(new Preflight(runtime, HostPaths.system(), settings::problem));
-    settings.throwIfProblems();
-    BusyPolicy policy =
-        options.force
-            ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
-            : BusyPolicy.DEFAULTS;
+    ProbeSettings probeSettings = ProbeSubcommand.read(kind, settings);
+    ProbeSubcommand.preflight(probeSettings, settings, runtime, HostPaths.system());
     ProbeRun run =
         probeSettings
             .newProbe()
@@ -354,7 +345,7 @@ final class CompareCommand implements Callable<Integer> {
                     Runtimes.topologySource(options.topologyCommand),
                     HostPaths.system(),
                     Progress.NONE,
-                    ActivityGate.standard(policy, runtime, Map.of()),
+                    OneShot.gate(runtime, options),
                     Set.of()));
     if (!run.skippedBecause().isEmpty()) {
       failures.add(kind.id() + ": skipped: " + run.skippedBecause());

@@ -41,11 +41,7 @@ final class OneShot {
       picocli.CommandLine.Model.CommandSpec spec,
       Probe probe,
       Consumer<ProbeRun> table) {
-    BusyPolicy policy =
-        options.force
-            ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
-            : BusyPolicy.DEFAULTS;
-    ActivityGate gate = ActivityGate.standard(policy, runtime, Map.of());
+    ActivityGate gate = gate(runtime, options);
     int status =
         run(
             runtime,
@@ -58,6 +54,15 @@ final class OneShot {
             table);
     log.debug("device activity checks: {}", gate.cost());
     return status;
+  }
+
+  /** The busy-device check of a one-shot command: busy devices are left alone unless --force. */
+  static ActivityGate gate(DeviceRuntime runtime, ProbeOptions options) {
+    BusyPolicy policy =
+        options.force
+            ? BusyPolicy.DEFAULTS.withPolicy(BusyPolicy.Mode.IGNORE)
+            : BusyPolicy.DEFAULTS;
+    return ActivityGate.standard(policy, runtime, Map.of());
   }
 
   static int run(

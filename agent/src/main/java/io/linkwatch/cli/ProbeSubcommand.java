@@ -60,11 +60,9 @@ final class ProbeSubcommand implements Callable<Integer> {
   public Integer call() {
     ProbeDescriptor<?> descriptor = kind.descriptor();
     CliSettings given = new CliSettings(givenValues(descriptor));
-    ProbeSettings settings = descriptor.read(given);
-    given.throwIfProblems();
+    ProbeSettings settings = read(kind, given);
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
-      settings.preflight(new Preflight(runtime, hostPaths, given::problem));
-      given.throwIfProblems();
+      preflight(settings, given, runtime, hostPaths);
       CommandLine cli = spec.commandLine();
       return OneShot.run(
           runtime,
@@ -73,6 +71,22 @@ final class ProbeSubcommand implements Callable<Integer> {
           settings.newProbe(),
           run -> descriptor.print(run, settings, cli.getOut()));
     }
+  }
+
+  /**
+   * {@code given} read as {@code kind}'s settings; a problem is a usage error naming the option.
+   */
+  static ProbeSettings read(ProbeKind kind, CliSettings given) {
+    ProbeSettings settings = kind.descriptor().read(given);
+    given.throwIfProblems();
+    return settings;
+  }
+
+  /** {@code settings} checked against this machine, problems reported as by {@link #read}. */
+  static void preflight(
+      ProbeSettings settings, CliSettings given, DeviceRuntime runtime, HostPaths hostPaths) {
+    settings.preflight(new Preflight(runtime, hostPaths, given::problem));
+    given.throwIfProblems();
   }
 
   /** The options the user gave, by config key; unset options are absent. */
