@@ -107,6 +107,13 @@ LW_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event);
 LW_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 LW_EXPORT aclError aclrtDestroyEvent(aclrtEvent event);
 LW_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/* aclrtMallocConfig.md: an array of attributes; the sim reads none of them. */
+typedef struct {
+    void *attrs;
+    size_t numAttrs;
+} aclrtMallocConfig;
+LW_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                      aclrtMallocConfig *cfg);
 LW_EXPORT aclError aclrtFree(void *devPtr);
 LW_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size);
 LW_EXPORT aclError aclrtFreeHost(void *hostPtr);

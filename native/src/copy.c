@@ -86,6 +86,17 @@ static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src,
                fn, sa.device, da.device, sa.device, da.device);
         return ACL_ERROR_INVALID_PARAM;
     }
+    if (pl->path == P_D2D && sa.device != da.device &&
+        (!lw_policy_is_p2p(sa.policy) || !lw_policy_is_p2p(da.policy))) {
+        /* aclrtMemMallocPolicy.md gives the *_P2P policies for memory copied between two
+         * devices; it names no error for other memory, the sim refuses so that it shows here. */
+        const struct lw_alloc *off = lw_policy_is_p2p(sa.policy) ? &da : &sa;
+        lw_err("%s: a copy between devices %d and %d needs memory allocated with a *_P2P policy; "
+               "the %s on device %d was allocated with %s",
+               fn, sa.device, da.device, off == &sa ? "src" : "dst", off->device,
+               lw_policy_name(off->policy));
+        return ACL_ERROR_INVALID_PARAM;
+    }
     if (async && (kind == ACL_MEMCPY_HOST_TO_HOST || pl->path == P_H2H)) {
         /* aclrtMemcpyAsync.md, constraints: no asynchronous copy inside the host. */
         lw_err("%s: host-to-host copies cannot be asynchronous (use aclrtMemcpy)", fn);
@@ -148,7 +159,7 @@ static double model_seconds(const struct plan *pl, size_t count, int cpu_node, i
     case P_D2D:
         if (pl->src_dev != pl->dst_dev) {
             path = p->link[pl->src_dev][pl->dst_dev].path;
-            path.bandwidth *= lw_fault_link_scale(pl->src_dev, pl->dst_dev);
+            path.bandwidth *= lw_fault_link_scale(lw_physical(pl->src_dev), lw_physical(pl->dst_dev));
             if (opposite_in_flight(pl))
                 path.bandwidth *= p->link[pl->src_dev][pl->dst_dev].bidirectional / 2;
         }

@@ -6,13 +6,16 @@
  * lists every process with a context on the device.
  *
  * Mapping: as on an A3, a card carries two dies: logical device N is card
- * N / 2, device N % 2 (the same numbering the npu-smi stand-in prints).  Error
+ * N / 2, device N % 2 (the same numbering the npu-smi stand-in prints).  DCMI
+ * numbers devices as the host does, whatever ASCEND_RT_VISIBLE_DEVICES says
+ * (that variable renumbers an AscendCL process's devices only).  Error
  * codes follow the DCMI docs (-8000 - k); which one "not initialised" returns
  * is not documented, the sim answers -8008 for it (see native/README.md).
  */
 #define _GNU_SOURCE
 #include "internal.h"
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #define DCMI_OK 0
@@ -23,6 +26,7 @@
 static pthread_mutex_t dl = PTHREAD_MUTEX_INITIALIZER;
 static bool dcmi_ready;
 static int dcmi_ndev;
+static uint64_t dcmi_memory[LW_MAX_DEVICES];
 
 int dcmi_init(void)
 {
@@ -37,6 +41,7 @@ int dcmi_init(void)
     }
     pthread_mutex_lock(&dl);
     dcmi_ndev = p.ndev;
+    memcpy(dcmi_memory, p.memory, sizeof dcmi_memory);
     dcmi_ready = true;
     pthread_mutex_unlock(&dl);
     return DCMI_OK;
@@ -91,10 +96,11 @@ int dcmi_get_device_resource_info(int card_id, int device_id, struct dcmi_proc_m
             proc_info[out].proc_mem_usage = (unsigned long)w[i].memory;
             out++;
         }
-    /* This process, while it holds a context on the device. */
+    /* This process, while it holds a context on the device (under its own number). */
     lw_lock();
-    bool mine = lw.initialized && dev < lw.prof.ndev && lw.refcount[dev] > 0;
-    uint64_t used = mine ? lw.used[dev] : 0;
+    int own = lw_logical(dev);
+    bool mine = own >= 0 && lw.refcount[own] > 0;
+    uint64_t used = mine ? lw.used[own] : 0;
     lw_unlock();
     if (mine && out < DCMI_MAX_PROC_NUM) {
         proc_info[out].proc_id = (int)getpid();
@@ -129,11 +135,18 @@ int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
         return DCMI_OK;
     }
     case 6: {
+        struct lw_workload w[DCMI_MAX_PROC_NUM];
+        int n = lw_workloads(dev, w, DCMI_MAX_PROC_NUM);
+        uint64_t taken = 0;
+        for (int i = 0; i < n && i < DCMI_MAX_PROC_NUM; i++)
+            taken += w[i].memory;
         lw_lock();
-        unsigned pct = 0;
-        if (lw.initialized && dev < lw.prof.ndev && lw.prof.memory[dev] > 0)
-            pct = (unsigned)((lw.prof.memory[dev] - lw_free_bytes(dev)) * 100 / lw.prof.memory[dev]);
+        int own = lw_logical(dev);
+        if (own >= 0)
+            taken += lw.used[own];
         lw_unlock();
+        uint64_t total = dcmi_memory[dev];
+        unsigned pct = total == 0 ? 0 : taken >= total ? 100 : (unsigned)(taken * 100 / total);
         *utilization_rate = pct;
         return DCMI_OK;
     }

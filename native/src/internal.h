@@ -80,8 +80,19 @@ struct lw_state {
      * whose stream ran it: a copy the other way that starts inside it shares
      * the link (see copy.c). */
     struct lw_link_use { int device; double start, end; } link_use[LW_MAX_DEVICES][LW_MAX_DEVICES];
+    /* The host's number (the profile's, DCMI's) of each device this process sees. */
+    int physical[LW_MAX_DEVICES];
 };
 extern struct lw_state lw;
+
+/* ---- visible devices (visible.c) ---- */
+/* The profile devices ASCEND_RT_VISIBLE_DEVICES leaves (all when unset), in order. */
+int lw_visible_devices(int ndev, int *out);
+/* Keeps only devices keep[0..n) in *p, renumbered 0..n-1. */
+void lw_profile_restrict(struct lw_profile *p, const int *keep, int n);
+/* Lock held: the host's number of this process's device dev, and back (-1: not visible). */
+int lw_physical(int dev);
+int lw_logical(int host_dev);
 extern _Thread_local int lw_cur_dev;     /* -1 until aclrtSetDevice */
 
 void lw_lock(void);
@@ -130,7 +141,12 @@ struct lw_alloc {
     size_t mapped;      /* bytes mmap'd (0 for registered ranges) */
     int device;         /* -1 for host kinds */
     int kind;
+    int policy;         /* aclrtMemMallocPolicy of device memory */
 };
+/* Whether a device allocation's policy is one of the *_P2P ones, which
+ * aclrtMemMallocPolicy.md gives for memory copied between two devices. */
+bool lw_policy_is_p2p(int policy);
+const char *lw_policy_name(int policy);
 /* Lookups need lw.lock held; they copy the entry out so it can be used after. */
 bool lw_find(const void *addr, int kind, struct lw_alloc *out);
 /* Is [addr, addr+len) pinned (MallocHost or registered)? */

@@ -91,32 +91,48 @@ static void *map_bytes(size_t n)
     return p == MAP_FAILED ? NULL : p;
 }
 
-aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+bool lw_policy_is_p2p(int policy)
 {
-    (void)policy;   /* huge/normal/P2P pages all behave alike over host memory */
-    int rc = lw_enter("aclrtMalloc");
-    if (rc)
-        return rc;
+    int page = policy & 0xff;   /* the band-width and read-only bits lie above */
+    return page == ACL_MEM_MALLOC_HUGE_FIRST_P2P || page == ACL_MEM_MALLOC_HUGE_ONLY_P2P ||
+           page == ACL_MEM_MALLOC_NORMAL_ONLY_P2P || page == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+}
+
+const char *lw_policy_name(int policy)
+{
+    static const char *names[] = { "ACL_MEM_MALLOC_HUGE_FIRST", "ACL_MEM_MALLOC_HUGE_ONLY",
+                                   "ACL_MEM_MALLOC_NORMAL_ONLY", "ACL_MEM_MALLOC_HUGE_FIRST_P2P",
+                                   "ACL_MEM_MALLOC_HUGE_ONLY_P2P", "ACL_MEM_MALLOC_NORMAL_ONLY_P2P",
+                                   "ACL_MEM_MALLOC_HUGE1G_ONLY", "ACL_MEM_MALLOC_HUGE1G_ONLY_P2P" };
+    int page = policy & 0xff;
+    return page < 8 ? names[page] : "a policy outside aclrtMemMallocPolicy";
+}
+
+/* aclrtMalloc and aclrtMallocWithCfg alike.  The policy is kept with the
+ * allocation: huge, normal and P2P pages all behave alike over host memory, but
+ * a copy between two devices checks that both sides asked for P2P memory. */
+static aclError device_malloc(const char *fn, void **devPtr, size_t size, int policy)
+{
     if (!devPtr || size == 0) {
-        lw_err("aclrtMalloc: %s", !devPtr ? "devPtr is NULL" : "size is 0");
+        lw_err("%s: %s", fn, !devPtr ? "devPtr is NULL" : "size is 0");
         return ACL_ERROR_INVALID_PARAM;
     }
     lw_lock();
     int dev = -1;
-    rc = lw_current("aclrtMalloc", &dev);
+    int rc = lw_current(fn, &dev);
     if (!rc && size > lw_free_bytes(dev)) {
-        lw_err("aclrtMalloc: out of device memory on device %d: requested %zu bytes, %llu free",
+        lw_err("%s: out of device memory on device %d: requested %zu bytes, %llu free", fn,
                dev, size, (unsigned long long)lw_free_bytes(dev));
         rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     void *p = NULL;
     if (!rc) {
         p = map_bytes(size);
-        struct lw_alloc a = { p, size, page_round(size), dev, LW_MEM_DEVICE };
+        struct lw_alloc a = { p, size, page_round(size), dev, LW_MEM_DEVICE, policy };
         if (!p || reg_add(a) != 0) {
             if (p)
                 munmap(p, page_round(size));
-            lw_err("aclrtMalloc: host memory behind device %d exhausted (%zu bytes)", dev, size);
+            lw_err("%s: host memory behind device %d exhausted (%zu bytes)", fn, dev, size);
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         } else {
             lw.used[dev] += size;
@@ -126,6 +142,25 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
     }
     lw_unlock();
     return rc;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    int rc = lw_enter("aclrtMalloc");
+    return rc ? rc : device_malloc("aclrtMalloc", devPtr, size, (int)policy);
+}
+
+aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                            aclrtMallocConfig *cfg)
+{
+    int rc = lw_enter("aclrtMallocWithCfg");
+    if (rc)
+        return rc;
+    if (cfg && cfg->numAttrs > 0 && !cfg->attrs) {
+        lw_err("aclrtMallocWithCfg: cfg has %zu attributes but attrs is NULL", cfg->numAttrs);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return device_malloc("aclrtMallocWithCfg", devPtr, size, (int)policy);
 }
 
 aclError aclrtFree(void *devPtr)
@@ -163,7 +198,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
     rc = lw_check_init("aclrtMallocHost");
     if (!rc) {
         void *p = map_bytes(size);
-        struct lw_alloc a = { p, size, page_round(size), -1, LW_MEM_HOST };
+        struct lw_alloc a = { p, size, page_round(size), -1, LW_MEM_HOST, -1 };
         if (!p || reg_add(a) != 0) {
             if (p)
                 munmap(p, page_round(size));
@@ -222,7 +257,7 @@ aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
         }
     }
     if (!rc) {
-        struct lw_alloc a = { (char *)ptr, (size_t)size, 0, -1, LW_MEM_REGISTERED };
+        struct lw_alloc a = { (char *)ptr, (size_t)size, 0, -1, LW_MEM_REGISTERED, -1 };
         if (reg_add(a) != 0) {
             lw_err("aclrtHostRegisterV2: out of memory");
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -277,11 +312,12 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 }
 
 /* Free device memory: the profile's memory less this process's allocations and
- * the memory that `busy` control lines give other processes.  Lock held. */
+ * the memory that `busy` control lines give other processes (those lines number
+ * devices as the host does).  Lock held. */
 uint64_t lw_free_bytes(int dev)
 {
     struct lw_workload w[16];
-    int n = lw_workloads(dev, w, 16);
+    int n = lw_workloads(lw_physical(dev), w, 16);
     uint64_t taken = lw.used[dev];
     for (int i = 0; i < n && i < 16; i++)
         taken += w[i].memory;

@@ -40,7 +40,7 @@ double lw_now(void)
 static bool has_workload(int dev)
 {
     struct lw_workload w;
-    return dev >= 0 && lw_workloads(dev, &w, 1) > 0;
+    return dev >= 0 && lw_workloads(lw_physical(dev), &w, 1) > 0;
 }
 
 /* A real job shares the link and the HBM with the probe: while any device a

@@ -60,7 +60,11 @@ aclError aclInit(const char *configPath)
         lw_err("aclInit: bad simulator profile: %s", err);
         return ACL_ERROR_INVALID_PARAM;
     }
+    int keep[LW_MAX_DEVICES];
+    int visible = lw_visible_devices(p.ndev, keep);
+    lw_profile_restrict(&p, keep, visible);
     lw.prof = p;
+    memcpy(lw.physical, keep, sizeof keep);
     memset(lw.peer, 0, sizeof lw.peer);
     memset(lw.link_use, 0, sizeof lw.link_use);
     memset(lw.refcount, 0, sizeof lw.refcount);
@@ -102,7 +106,7 @@ aclError aclrtSetDevice(int32_t deviceId)
     lw_lock();
     rc = lw_check_init("aclrtSetDevice");
     if (!rc && !lw_dev_valid(deviceId)) {
-        lw_err("aclrtSetDevice: invalid device id %d (the profile has %d device(s))", deviceId,
+        lw_err("aclrtSetDevice: invalid device id %d (%d device(s) visible)", deviceId,
                lw.prof.ndev);
         rc = ACL_ERROR_RT_INVALID_DEVICEID;
     }

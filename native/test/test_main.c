@@ -14,6 +14,7 @@ static char dir[256];
     X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_profile_errors) X(test_profiles_shipped) \
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
     X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
+    X(test_visible_devices) X(test_visible_parsing) X(test_p2p_policy) \
     X(test_exit_waits_for_device_logs) X(test_live_counters_zero)
 #define DECL(t) void t(void);
 TESTS(DECL)
@@ -101,10 +102,10 @@ void peer_pair(void **d0, void **d1, size_t bytes)
 {
     aclrtSetDevice(1);
     aclrtDeviceEnablePeerAccess(0, 0);
-    CHECK_RC(aclrtMalloc(d1, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    CHECK_RC(aclrtMalloc(d1, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P), 0);
     aclrtSetDevice(0);
     aclrtDeviceEnablePeerAccess(1, 0);
-    CHECK_RC(aclrtMalloc(d0, bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    CHECK_RC(aclrtMalloc(d0, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P), 0);
 }
 
 static double now_s(void)

@@ -80,6 +80,9 @@ int main(int argc, char **argv)
     /* The stand-in reads the sim's profile through the sim's runtime; the real npu-smi is no
      * AscendCL application and has no exit held for device logs (see exitflush.c). */
     setenv("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "0", 1);
+    /* npu-smi lists every device whatever the caller's ASCEND_RT_VISIBLE_DEVICES, which only
+     * renumbers an AscendCL process's own devices. */
+    unsetenv("ASCEND_RT_VISIBLE_DEVICES");
     if (aclInit(NULL) != 0 || aclrtGetDeviceCount(&n) != 0) {
         const char *m = aclGetRecentErrMsg();
         fprintf(stderr, "npu-smi: %s\n", m ? m : "cannot read the simulator profile");

@@ -55,7 +55,7 @@ public final class ActivityGate implements DeviceGate {
     ActivityReader reader =
         new ActivityReader(
             runtime.monitor(),
-            new NpuSmiActivitySource(policy.npuSmi(), policy.checkTimeout()),
+            new NpuSmiActivitySource(policy.npuSmi(), policy.checkTimeout(), runtime::hostDeviceId),
             runtime,
             policy.checkTimeout());
     int count;

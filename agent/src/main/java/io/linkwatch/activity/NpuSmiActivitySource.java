@@ -6,6 +6,7 @@ import io.linkwatch.util.ExternalCommand;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Processes per device from the {@code npu-smi} command, for hosts where DCMI cannot be used by
@@ -15,14 +16,17 @@ import java.util.List;
 public final class NpuSmiActivitySource {
   private final String program;
   private final Duration timeout;
+  private final IntUnaryOperator hostId;
   private NpuSmiDeviceMap map;
 
   /**
    * @param program the npu-smi executable, e.g. {@code npu-smi} or {@code /usr/local/bin/npu-smi}
+   * @param hostId the host's number of a runtime device, which npu-smi's logic ids are
    */
-  public NpuSmiActivitySource(String program, Duration timeout) {
+  public NpuSmiActivitySource(String program, Duration timeout, IntUnaryOperator hostId) {
     this.program = program;
     this.timeout = timeout;
+    this.hostId = hostId;
   }
 
   /**
@@ -31,13 +35,14 @@ public final class NpuSmiActivitySource {
    * @throws IllegalStateException with the reason when npu-smi cannot tell
    */
   public List<DeviceProcess> processes(int device) {
+    int logic = hostId.applyAsInt(device);
     NpuSmiChip chip =
         map()
-            .chip(device)
+            .chip(logic)
             .orElseThrow(
                 () ->
                     new IllegalStateException(
-                        "'" + program + " info -m' does not list logical device " + device));
+                        "'" + program + " info -m' does not list logical device " + logic));
     NpuSmiProcesses table;
     try {
       table = NpuSmiProcesses.parse(run("info"));

@@ -6,6 +6,7 @@ import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import java.util.List;
 
 /** Opens the device runtime and the topology lookup for the one-shot commands. */
@@ -13,6 +14,8 @@ final class Runtimes {
   private Runtimes() {}
 
   static DeviceRuntime open(Backend backend) {
+    // A one-shot command would otherwise wait at exit for device logs nobody reads here.
+    DeviceLogFlush.skipInThisProcessUnlessSet();
     return AscendRuntime.open(backend);
   }
 

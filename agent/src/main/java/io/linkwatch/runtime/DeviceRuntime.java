@@ -26,6 +26,17 @@ public interface DeviceRuntime extends AutoCloseable {
   /** The physical id of a logical device, or empty when the runtime cannot tell. */
   Optional<Integer> physicalId(int device);
 
+  /**
+   * The number tools outside this process (DCMI, npu-smi) know {@code device} by. It differs from
+   * the runtime's where the runtime renumbers a subset of the host's devices (Ascend's {@code
+   * ASCEND_RT_VISIBLE_DEVICES}).
+   *
+   * @throws IllegalArgumentException when the device has no such number
+   */
+  default int hostDeviceId(int device) {
+    return device;
+  }
+
   /** The link between two devices as the runtime reports it, or empty when it cannot tell. */
   Optional<LinkType> linkType(int device, int other);
 

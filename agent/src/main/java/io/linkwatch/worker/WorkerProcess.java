@@ -4,6 +4,7 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
 import io.linkwatch.util.Json;
@@ -45,12 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class WorkerProcess implements ProbeRunner {
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
 
-  /**
-   * CANN holds a process's exit for this many milliseconds (default 2000) so that device-side logs
-   * reach the host (CANN environment variable reference). A worker exits after every run, so it
-   * gets 0 unless the operator set the variable for the agent, which then holds for workers too.
-   */
-  static final String DEVICE_LOG_FLUSH_TIMEOUT = "ASCEND_LOG_DEVICE_FLUSH_TIMEOUT";
+  /** A worker exits after every run: no exit hold for device logs (see {@link DeviceLogFlush}). */
+  static final String DEVICE_LOG_FLUSH_TIMEOUT = DeviceLogFlush.VARIABLE;
 
   private final List<String> javaOptions;
   private final AtomicReference<Process> running = new AtomicReference<>();

@@ -143,7 +143,7 @@ class AllreduceProbeTest {
     AllreduceSettings tiny = new AllreduceSettings(List.of(1L << 10, 4L << 10), 1, 3, List.of());
     String[] faults = {
       "",
-      "fail aclrtMalloc 207001 after 1",
+      "fail aclrtMallocWithCfg 207001 after 1",
       "corrupt HcclAllReduce",
       "fail aclrtCreateEvent 507899 after 2",
       "fail aclrtMemcpy 507899 after 3",
@@ -172,7 +172,7 @@ class AllreduceProbeTest {
     assertThat(runtime.liveAllocations()).contains(baseline);
     assertThat(errors)
         .contains(
-            "aclrtMalloc returned 207001: injected fault: aclrtMalloc returned 207001",
+            "aclrtMallocWithCfg returned 207001: injected fault: aclrtMallocWithCfg returned 207001",
             "HcclAllReduce returned 4: internal error (injected fault: HcclAllReduce returned 4)");
     // and the probe still works afterwards
     assertThat(only(run(tiny)).outcome()).isEqualTo(Outcome.SUCCESS);

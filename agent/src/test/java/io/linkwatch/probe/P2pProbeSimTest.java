@@ -122,7 +122,7 @@ class P2pProbeSimTest {
   void nothingLeaksAcrossRunsWithFaults() {
     String[] faults = {
       "fail aclrtMemcpyAsync 507011 after 3",
-      "fail aclrtMalloc 207001 after 1",
+      "fail aclrtMallocWithCfg 207001 after 1",
       "corrupt aclrtMemcpyAsync",
       "fail aclrtCreateEvent 100000 after 1",
       "fail aclrtSynchronizeStream 507046 after 2",

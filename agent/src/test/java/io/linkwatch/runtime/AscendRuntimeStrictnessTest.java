@@ -59,6 +59,8 @@ class AscendRuntimeStrictnessTest {
     DeviceException acl =
         catchThrowableOfType(DeviceException.class, () -> runtime.allocate(0, 1L << 50));
 
-    assertThat(acl.getMessage()).startsWith("aclrtMalloc returned 207001").doesNotContain("Hccl");
+    assertThat(acl.getMessage())
+        .startsWith("aclrtMallocWithCfg returned 207001")
+        .doesNotContain("Hccl");
   }
 }

@@ -41,6 +41,9 @@ public interface AclLibrary extends Library {
 
   int aclrtMalloc(PointerByReference devPtr, long size, int policy);
 
+  /** {@code aclrtMallocWithCfg(devPtr, size, policy, cfg)}; newer CANN releases only. */
+  int aclrtMallocWithCfg(PointerByReference devPtr, long size, int policy, Pointer cfg);
+
   int aclrtFree(Pointer devPtr);
 
   int aclrtMallocHost(PointerByReference hostPtr, long size);

@@ -58,12 +58,14 @@ public final class AscendRuntime implements DeviceRuntime {
   private final DcmiMonitor monitor;
   private final CallJournal journal;
   private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
+  private final Optional<VisibleDevices> visible = VisibleDevices.fromEnvironment();
+  private volatile boolean hasMallocWithCfg = true;
 
   public AscendRuntime(AscendLibraries libs) {
     this.libs = libs;
     this.acl = libs.acl();
     this.journal = libs.journal();
-    this.monitor = new DcmiMonitor(libs::dcmi, journal);
+    this.monitor = new DcmiMonitor(libs::dcmi, journal, this::hostDeviceId);
     journal.onDevice(CallJournal.NO_DEVICE);
     int rc = acl.aclInit(null);
     if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
@@ -203,6 +205,11 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
+  public int hostDeviceId(int device) {
+    return visible.map(v -> v.hostId(device)).orElse(device);
+  }
+
+  @Override
   public Optional<LinkType> linkType(int device, int other) {
     journal.onDevice(device);
     LongByReference value = new LongByReference();
@@ -243,7 +250,21 @@ public final class AscendRuntime implements DeviceRuntime {
   public DeviceBuffer allocate(int device, long bytes) {
     use(device);
     PointerByReference ptr = new PointerByReference();
-    check("aclrtMalloc", acl.aclrtMalloc(ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+    // Any buffer here may be copied to another device, and memory copied between devices takes a
+    // *_P2P policy (aclrtMemMallocPolicy.md); a runtime may refuse or slow down other memory there.
+    if (hasMallocWithCfg) {
+      try {
+        check(
+            "aclrtMallocWithCfg",
+            acl.aclrtMallocWithCfg(ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P, null));
+      } catch (UnsatisfiedLinkError e) {
+        // Releases before aclrtMallocWithCfg: aclrtMalloc takes the same policy.
+        hasMallocWithCfg = false;
+      }
+    }
+    if (!hasMallocWithCfg) {
+      check("aclrtMalloc", acl.aclrtMalloc(ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+    }
     Pointer p = ptr.getValue();
     return new DeviceBuffer(
         device, Pointer.nativeValue(p), bytes, () -> check("aclrtFree", acl.aclrtFree(p)));

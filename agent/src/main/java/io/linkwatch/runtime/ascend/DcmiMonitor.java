@@ -11,27 +11,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 
 /**
  * {@link DeviceMonitor} over DCMI. {@code dcmi_init} runs once, on first use; a logical device id
- * is mapped to DCMI's (card, device) once and remembered. Errors name the call and explain the
+ * is mapped to DCMI's (card, device) once and remembered, through the host's number of the device:
+ * DCMI does not apply {@code ASCEND_RT_VISIBLE_DEVICES}. Errors name the call and explain the
  * documented codes, e.g. {@code dcmi_get_device_resource_info returned -8013: not supported in a
  * container}.
  */
 public final class DcmiMonitor implements DeviceMonitor {
   private final Supplier<DcmiLibrary> library;
   private final CallJournal journal;
+  private final IntUnaryOperator hostId;
   private final Map<Integer, int[]> cards = new ConcurrentHashMap<>();
   private DcmiLibrary dcmi;
 
   /**
    * @param library loads {@code libdcmi.so} on first use
    * @param journal where the calls' devices are noted
+   * @param hostId the host's number (DCMI's logic id) of a runtime device
    */
-  public DcmiMonitor(Supplier<DcmiLibrary> library, CallJournal journal) {
+  public DcmiMonitor(Supplier<DcmiLibrary> library, CallJournal journal, IntUnaryOperator hostId) {
     this.library = library;
     this.journal = journal;
+    this.hostId = hostId;
   }
 
   private synchronized DcmiLibrary dcmi() {
@@ -53,7 +58,7 @@ public final class DcmiMonitor implements DeviceMonitor {
     IntByReference dev = new IntByReference();
     check(
         "dcmi_get_card_id_device_id_from_logicid",
-        dcmi().dcmi_get_card_id_device_id_from_logicid(card, dev, device));
+        dcmi().dcmi_get_card_id_device_id_from_logicid(card, dev, hostId.applyAsInt(device)));
     int[] mapped = {card.getValue(), dev.getValue()};
     cards.put(device, mapped);
     return mapped;
