@@ -3,15 +3,18 @@ package io.linkwatch.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linkwatch.compare.AscendDmiP2p;
+import io.linkwatch.compare.AscendDmiTransfer;
 import io.linkwatch.compare.Comparison;
 import io.linkwatch.compare.HcclTestResult;
 import io.linkwatch.compare.VendorTool;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
@@ -50,7 +53,8 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = {
       "Runs the vendor tools that are installed (ascend-dmi --bw -t p2p: the unidirectional and"
-          + " bidirectional matrices; hccl_test's allreduce; npu-smi info -t topo) and linkwatch's"
+          + " bidirectional matrices; ascend-dmi --bw -t h2d and -t d2h; hccl_test's allreduce;"
+          + " npu-smi info -t topo) and linkwatch's"
           + " own probes at the same sizes, and prints them side by side with the ratio and a"
           + " verdict per row (for link types: whether they are the same).",
       "Exit status: 0 when every figure that has a reference agrees within --tolerance (a missing"
@@ -95,6 +99,16 @@ final class CompareCommand implements Callable<Integer> {
           "Copy size for linkwatch's p2p probes; ascend-dmi's full matrix uses 256 MB (512 MB from"
               + " cards 0 and 8). Default: ${DEFAULT-VALUE}.")
   long p2pSize;
+
+  @Option(
+      names = "--host-size",
+      paramLabel = "SIZE",
+      converter = SizeConverter.class,
+      defaultValue = "128MiB",
+      description =
+          "Copy size for ascend-dmi's h2d and d2h tests (-s) and linkwatch's pinned host_transfer;"
+              + " the toolbox guide's own example uses 128 MB. Default: ${DEFAULT-VALUE}.")
+  long hostSize;
 
   @Option(
       names = "--allreduce-sizes",
@@ -161,6 +175,7 @@ final class CompareCommand implements Callable<Integer> {
       }
       compareTopology(runtime, devices);
       compareP2p(runtime);
+      compareHostTransfer(runtime);
       compareAllreduce(runtime, devices);
     }
     failures.forEach(f -> err.println("linkwatch: " + f));
@@ -261,6 +276,62 @@ final class CompareCommand implements Callable<Integer> {
                 "ascend-dmi"));
       }
     }
+  }
+
+  /**
+   * ascend-dmi's h2d and d2h bandwidth per device beside linkwatch's pinned host_transfer at the
+   * same size. ascend-dmi does not say where its host buffer lies, so linkwatch's figure is its
+   * best over the NUMA nodes it ran from (on an A3 the nodes agree at large sizes, seed 004).
+   */
+  private void compareHostTransfer(DeviceRuntime runtime) {
+    Map<String, Double> reference = new java.util.HashMap<>();
+    if (VendorTool.installed(ascendDmi)) { // else the p2p line has said so once
+      for (String direction : List.of(HostTransferBandwidth.H2D, HostTransferBandwidth.D2H)) {
+        VendorTool.Run run =
+            VendorTool.run(
+                "ascend-dmi -t " + direction,
+                List.of(ascendDmi, "--bw", "-t", direction, "-s", String.valueOf(hostSize), "-q"),
+                Duration.ofSeconds(toolTimeout));
+        if (run.ran()) {
+          try {
+            AscendDmiTransfer parsed = AscendDmiTransfer.parse(run.output());
+            if (parsed.bandwidth().isEmpty()) {
+              run = new VendorTool.Run(run.name(), null, "printed no bandwidth table");
+            }
+            reference.putAll(parsed.bandwidth());
+          } catch (IllegalArgumentException e) {
+            run = new VendorTool.Run(run.name(), null, e.getMessage());
+          }
+        }
+        tools.add(run);
+      }
+    }
+    Map<String, HostTransferBandwidth> best = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> given =
+        Map.of(
+            "sizes",
+            List.of(ByteSize.format(hostSize)),
+            "memory",
+            List.of(HostTransferSettings.PINNED));
+    for (TargetResult t : measure(runtime, ProbeKind.HOST_TRANSFER, given)) {
+      for (HostTransferBandwidth b : of(t, HostTransferBandwidth.class)) {
+        best.merge(
+            AscendDmiTransfer.key(b.direction(), b.device(), b.sizeBytes()),
+            b,
+            (x, y) -> x.bytesPerSecond() >= y.bytesPerSecond() ? x : y);
+      }
+    }
+    best.forEach(
+        (key, b) ->
+            rows.add(
+                new Comparison(
+                    b.direction(),
+                    "dev" + b.device(),
+                    b.sizeBytes(),
+                    "B/s",
+                    b.bytesPerSecond(),
+                    reference.getOrDefault(key, Double.NaN),
+                    "ascend-dmi")));
   }
 
   private void compareAllreduce(DeviceRuntime runtime, int devices) {

@@ -41,6 +41,11 @@ public final class VendorTool {
     return new Run(name, r.stdout(), null);
   }
 
+  /** Whether {@code exe} names an executable (found on PATH unless it names a file). */
+  public static boolean installed(String exe) {
+    return find(exe) != null;
+  }
+
   private static String describe(String exe) {
     return exe.contains("/") ? exe + " is not an executable file" : "no " + exe + " on PATH";
   }

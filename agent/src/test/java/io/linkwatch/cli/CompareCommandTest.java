@@ -39,13 +39,33 @@ class CompareCommandTest {
 
   /**
    * ascend-dmi's full p2p matrices for two dies: 0->1 and both ways near the sim's 256 MiB figures
-   * (~166 and ~278 GB/s); 1->0 at 200 GB/s, which linkwatch's ~166 does not match.
+   * (~166 and ~278 GB/s); 1->0 at 200 GB/s, which linkwatch's ~166 does not match. Its h2d and d2h
+   * tables at 128 MiB: near the sim's pinned figures (~58 and ~41 GB/s), except device 1's d2h at
+   * 30 GB/s.
    */
   private Path ascendDmi() throws Exception {
     return script(
         "ascend-dmi",
         """
-        [ "$*" = "--bw -t p2p -q" ] || { echo "unexpected arguments: $*"; exit 9; }
+        case "$*" in
+          "--bw -t h2d -s 134217728 -q") cat <<'OUT'; exit 0 ;;
+        Host to Device Test
+        Device 0 : Ascend910_9382
+        ID     Size(Bytes)     Execute Times     Bandwidth(GB/s)     Elapsed Time(us)
+        0      134217728       40                57.40               93530.10
+        Device 1 : Ascend910_9382
+        ID     Size(Bytes)     Execute Times     Bandwidth(GB/s)     Elapsed Time(us)
+        1      134217728       40                58.20               92244.46
+        OUT
+          "--bw -t d2h -s 134217728 -q") cat <<'OUT'; exit 0 ;;
+        Device to Host Test
+        ID     Size(Bytes)     Execute Times     Bandwidth(GB/s)     Elapsed Time(us)
+        0      134217728       40                41.10               130621.00
+        1      134217728       40                30.00               178956.97
+        OUT
+          "--bw -t p2p -q") ;;
+          *) echo "unexpected arguments: $*"; exit 9 ;;
+        esac
         cat <<'OUT'
         Unidirectional Peer to Peer Test Bandwidth Matrix(GB/s)
         D\\D      0        1
@@ -106,6 +126,10 @@ class CompareCommandTest {
                 "p2p 0->1", "agrees",
                 "p2p 1->0", "linkwatch lower",
                 "p2p bidirectional 0<->1", "agrees",
+                "h2d dev0", "agrees",
+                "h2d dev1", "agrees",
+                "d2h dev0", "agrees",
+                "d2h dev1", "linkwatch higher",
                 "allreduce latency 0,1", "agrees",
                 "allreduce algbw 0,1", "agrees"));
     assertThat(report.get("links"))
@@ -133,6 +157,8 @@ class CompareCommandTest {
         compare(
             "--p2p-size",
             "16MiB",
+            "--host-size",
+            "16MiB",
             "--allreduce-sizes",
             "1KiB",
             "--ascend-dmi",
@@ -154,6 +180,8 @@ class CompareCommandTest {
         compare(
             "--p2p-size",
             "16MiB",
+            "--host-size",
+            "16MiB",
             "--allreduce-sizes",
             "1KiB",
             "--ascend-dmi",
@@ -174,6 +202,9 @@ class CompareCommandTest {
             "npu-smi: not found (no no-such-npu-smi on PATH); its rows have no reference")
         .containsPattern("0->1 +SIO +- +no reference")
         .containsPattern("p2p +0->1 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
+        .containsPattern("h2d +dev0 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
+        .containsPattern("d2h +dev1 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference")
+        .doesNotContain("ascend-dmi -t")
         .containsPattern("allreduce latency +0,1 +1KiB +[0-9.]+ us +- +hccl_test +- +no reference");
   }
 
@@ -188,6 +219,8 @@ class CompareCommandTest {
         compare(
             "--p2p-size",
             "16MiB",
+            "--host-size",
+            "16MiB",
             "--allreduce-sizes",
             "1KiB",
             "--ascend-dmi",
@@ -199,7 +232,9 @@ class CompareCommandTest {
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout())
-        .contains("ascend-dmi: printed card matrices, not device ones; its rows have no reference")
+        .contains(
+            "ascend-dmi: printed card matrices, not device ones; its rows have no reference",
+            "ascend-dmi -t h2d: printed no bandwidth table; its rows have no reference")
         .containsPattern("p2p +0->1 +16MiB +[0-9.]+ GB/s +- +ascend-dmi +- +no reference");
   }
 

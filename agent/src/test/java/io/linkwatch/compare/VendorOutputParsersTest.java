@@ -30,6 +30,47 @@ class VendorOutputParsersTest {
     assertThat(p2p.bidirectional().get("4->3")).isCloseTo(542.88e9, within(1.0));
   }
 
+  /** The documented columns of the h2d and d2h tables, found by name, with or without borders. */
+  @Test
+  void ascendDmiTransferTablesByTheirDocumentedColumns() {
+    AscendDmiTransfer t =
+        AscendDmiTransfer.parse(
+            """
+            Host to Device Test
+            Device 0 : Ascend910_9382
+            ID     Size(Bytes)     Execute Times     Bandwidth(GB/s)     Elapsed Time(us)
+            0      134217728       100               58.31               230184.52
+            Device to Host Test
+            | Elapsed Time(us) | Bandwidth(GB/s) | ID | Size(Bytes) | Execute Times |
+            | 325116.20        | 41.28           | 3  | 134217728   | 100           |
+            """);
+
+    assertThat(t.bandwidth())
+        .containsOnlyKeys("h2d 0 134217728", "d2h 3 134217728")
+        .hasEntrySatisfying("h2d 0 134217728", v -> assertThat(v).isCloseTo(58.31e9, within(1.0)))
+        .hasEntrySatisfying("d2h 3 134217728", v -> assertThat(v).isCloseTo(41.28e9, within(1.0)));
+    assertThat(AscendDmiTransfer.parse("ascend-dmi: h2d test not supported\n"))
+        .isEqualTo(AscendDmiTransfer.NONE);
+  }
+
+  @Test
+  void anAscendDmiTransferTableWithoutItsColumnsOrWithABrokenRowIsAnError() {
+    assertThatThrownBy(
+            () ->
+                AscendDmiTransfer.parse(
+                    "Host to Device Test\nID  Size(Bytes)  Bandwidth(GB/s)\n0 1024 3.1\n"))
+        .hasMessage(
+            "ascend-dmi output line 2: the table header lacks [Execute Times, Elapsed Time(us)]:"
+                + " ID  Size(Bytes)  Bandwidth(GB/s)");
+    assertThatThrownBy(
+            () ->
+                AscendDmiTransfer.parse(
+                    "Device to Host Test\n"
+                        + "ID Size(Bytes) Execute Times Bandwidth(GB/s) Elapsed Time(us)\n"
+                        + "0 1024 40 n/a 12.5\n"))
+        .hasMessage("ascend-dmi output line 3: not a number: 0 1024 40 n/a 12.5");
+  }
+
   @Test
   void ascendDmiWithoutMatricesGivesNothingAndABrokenRowIsAnError() {
     assertThat(AscendDmiP2p.parse("ascend-dmi: p2p test not supported on this device\n"))
