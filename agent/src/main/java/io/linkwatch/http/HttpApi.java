@@ -5,19 +5,18 @@ import io.linkwatch.config.WebSettings;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.probe.result.DeviceActivity;
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +31,12 @@ import java.util.function.Supplier;
  * connections are closed ({@link ConnectionGuard}).
  */
 public final class HttpApi implements AutoCloseable {
+  /**
+   * How old a served exposition may be when no probe result changed: the agent's own process and
+   * JVM figures move on their own, a second is nothing next to any scrape interval.
+   */
+  static final Duration METRICS_MAX_AGE = Duration.ofSeconds(1);
+
   private final Vertx vertx;
   private final HttpServer server;
 
@@ -49,7 +54,14 @@ public final class HttpApi implements AutoCloseable {
       Supplier<Map<String, Instant>> nextFireTimes,
       WebSettings web)
       throws Exception {
-    Vertx vertx = Vertx.vertx();
+    // One event loop serves every request (a cached body is microseconds of work); the blocking
+    // pool runs the bcrypt checks and the web config reloads, neither of them busy.
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(1)
+                .setWorkerPoolSize(2)
+                .setInternalBlockingPoolSize(2));
     ExpositionFormats formats = ExpositionFormats.init();
     WebConfigWatcher watcher =
         web.configFile().map(f -> new WebConfigWatcher(f, web.config())).orElse(null);
@@ -65,7 +77,9 @@ public final class HttpApi implements AutoCloseable {
             });
     BasicAuth auth = new BasicAuth(() -> config.get().basicAuthUsers());
     router.route().handler(auth::handle);
-    router.get("/metrics").handler(ctx -> metrics(ctx, registry, formats));
+    ExpositionCache exposition =
+        new ExpositionCache(registry, formats, store::version, METRICS_MAX_AGE, System::nanoTime);
+    router.get("/metrics").handler(ctx -> metrics(ctx, exposition));
     router
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
@@ -109,19 +123,15 @@ public final class HttpApi implements AutoCloseable {
     return server.actualPort();
   }
 
-  private static void metrics(
-      RoutingContext ctx, PrometheusRegistry registry, ExpositionFormats formats) {
-    ExpositionFormatWriter writer = formats.findWriter(ctx.request().getHeader("Accept"));
-    ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+  private static void metrics(RoutingContext ctx, ExpositionCache exposition) {
+    ExpositionCache.Body body;
     try {
-      writer.write(out, registry.scrape());
+      body = exposition.get(ctx.request().getHeader("Accept"));
     } catch (IOException e) {
       ctx.fail(e);
       return;
     }
-    ctx.response()
-        .putHeader("Content-Type", writer.getContentType())
-        .end(Buffer.buffer(out.toByteArray()));
+    ctx.response().putHeader("Content-Type", body.contentType()).end(body.content());
   }
 
   private static void status(

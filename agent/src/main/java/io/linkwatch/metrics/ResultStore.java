@@ -41,9 +41,15 @@ public final class ResultStore {
 
   private final Map<Integer, Check> devices = new TreeMap<>();
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
+  private long version;
 
   public ResultStore(Clock clock) {
     this.clock = clock;
+  }
+
+  /** Changes whenever something recorded changes what the store reports. */
+  public synchronized long version() {
+    return version;
   }
 
   /** Records a finished run (successful, failed, timed out: whatever each target's outcome). */
@@ -56,6 +62,7 @@ public final class ResultStore {
    * probe's other targets keep their last results; a full run replaces them.
    */
   public synchronized void record(ProbeRun run, boolean retry) {
+    version++;
     double now = clock.millis() / 1e3;
     Map<String, TargetStatus> previous = byProbe.getOrDefault(run.probe(), Map.of());
     Map<String, TargetStatus> next = retry ? new TreeMap<>(previous) : new TreeMap<>();
@@ -149,6 +156,7 @@ public final class ResultStore {
    * targets, or against the probe itself when it has never run. The last results stay.
    */
   public synchronized void recordSkip(String probe, Outcome why) {
+    version++;
     List<String> targets = new ArrayList<>(byProbe.getOrDefault(probe, Map.of()).keySet());
     if (targets.isEmpty()) {
       targets.add(probe);
