@@ -73,7 +73,8 @@ final class RunCommand implements Callable<Integer> {
     }
     // Fails with the one-line "not found" message before anything starts.
     AscendLibraries.load(cfg.backend());
-    Agent agent = Agent.start(cfg, 1000);
+    // /metrics is up before the scheduler starts: the first probe need not wait beyond its jitter.
+    Agent agent = Agent.start(cfg, 0);
     String host = cfg.listen().host();
     String shown = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host;
     spec.commandLine()

@@ -56,6 +56,7 @@ public final class ProbeScheduler implements AutoCloseable {
       throws SchedulerException {
     Properties p = new Properties();
     p.setProperty("org.quartz.scheduler.instanceName", "linkwatch");
+    p.setProperty("org.quartz.threadPool.class", OnDemandThreadPool.class.getName());
     p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(Math.max(1, probes.size())));
     p.setProperty("org.quartz.threadPool.threadNamePrefix", "probe");
     p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");

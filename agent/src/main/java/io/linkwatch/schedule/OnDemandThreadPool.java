@@ -1,0 +1,120 @@
+package io.linkwatch.schedule;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.quartz.SchedulerConfigException;
+import org.quartz.spi.ThreadPool;
+
+/**
+ * Quartz's thread pool with threads that exist only while there are probe runs: a thread starts for
+ * a job and ends a minute after its last one. Quartz's own pool keeps {@code threadCount} threads
+ * alive, each waking twice a second to look for work, which is most of what an idle agent costs
+ * between runs. Quartz sets {@code threadCount} and {@code threadNamePrefix} from its properties.
+ */
+public final class OnDemandThreadPool implements ThreadPool {
+  static final long IDLE_SECONDS = 60;
+
+  private int threadCount = 1;
+  private String threadNamePrefix = "probe";
+  private Semaphore free;
+  private ThreadPoolExecutor executor;
+  private volatile boolean shut;
+
+  public void setThreadCount(int threadCount) {
+    this.threadCount = threadCount;
+  }
+
+  public void setThreadNamePrefix(String threadNamePrefix) {
+    this.threadNamePrefix = threadNamePrefix;
+  }
+
+  @Override
+  public void initialize() throws SchedulerConfigException {
+    if (threadCount < 1) {
+      throw new SchedulerConfigException("threadCount must be at least 1, not " + threadCount);
+    }
+    free = new Semaphore(threadCount);
+    AtomicInteger n = new AtomicInteger();
+    executor =
+        new ThreadPoolExecutor(
+            threadCount,
+            threadCount,
+            IDLE_SECONDS,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> new Thread(r, threadNamePrefix + "-" + n.incrementAndGet()));
+    executor.allowCoreThreadTimeOut(true);
+  }
+
+  /** Waits for a free thread, as Quartz's own pool does; false once shut down. */
+  @Override
+  public boolean runInThread(Runnable job) {
+    if (shut) {
+      return false;
+    }
+    try {
+      free.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    try {
+      executor.execute(
+          () -> {
+            try {
+              job.run();
+            } finally {
+              free.release();
+            }
+          });
+      return true;
+    } catch (RejectedExecutionException e) {
+      free.release();
+      return false;
+    }
+  }
+
+  @Override
+  public int blockForAvailableThreads() {
+    try {
+      free.acquire();
+      free.release();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return free.availablePermits();
+  }
+
+  @Override
+  public void shutdown(boolean waitForJobsToComplete) {
+    shut = true;
+    executor.shutdown();
+    if (waitForJobsToComplete) {
+      try {
+        executor.awaitTermination(Long.MAX_VALUE, TimeUnit.DAYS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public int getPoolSize() {
+    return threadCount;
+  }
+
+  /** Threads alive now: none while no job ran in the last minute. */
+  int liveThreads() {
+    return executor.getPoolSize();
+  }
+
+  @Override
+  public void setInstanceId(String schedInstId) {}
+
+  @Override
+  public void setInstanceName(String schedName) {}
+}

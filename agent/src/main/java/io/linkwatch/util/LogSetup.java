@@ -1,0 +1,44 @@
+package io.linkwatch.util;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import java.util.List;
+
+/**
+ * The logging setup of the agent, its workers and the commands, made in code (Logback's
+ * Configurator, found through ServiceLoader) instead of a logback.xml: reading XML loads a parser
+ * and Logback's configuration framework, about 600 classes, into every process, a worker per probe
+ * run included. Plain lines on stderr: journald adds the time and the unit, so the pattern does
+ * not. {@code LINKWATCH_LOG_LEVEL} sets the level (default INFO); the libraries say only warnings.
+ */
+public final class LogSetup extends ContextAwareBase implements Configurator {
+  static final String PATTERN = "%-5level %logger{0}: %msg%n";
+  static final List<String> QUIET = List.of("org.quartz", "io.vertx", "io.netty");
+
+  @Override
+  public ExecutionStatus configure(LoggerContext context) {
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern(PATTERN);
+    encoder.start();
+    ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+    stderr.setContext(context);
+    stderr.setName("STDERR");
+    stderr.setTarget("System.err");
+    stderr.setEncoder(encoder);
+    stderr.start();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.toLevel(System.getenv("LINKWATCH_LOG_LEVEL"), Level.INFO));
+    root.addAppender(stderr);
+    for (String library : QUIET) {
+      context.getLogger(library).setLevel(Level.WARN);
+    }
+    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+}
