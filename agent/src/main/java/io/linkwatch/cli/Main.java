@@ -18,8 +18,7 @@ import picocli.CommandLine.Command;
       ProbeCommand.class,
       TopoCommand.class,
       CompareCommand.class,
-      CheckConfigCommand.class,
-      WorkerCommand.class
+      CheckConfigCommand.class
     })
 public final class Main {
   public static final int EXIT_FAILED = 1;

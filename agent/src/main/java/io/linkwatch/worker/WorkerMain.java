@@ -32,6 +32,23 @@ public final class WorkerMain {
 
   private WorkerMain() {}
 
+  /**
+   * The worker process's entry point, which the agent starts directly: going through the {@code
+   * linkwatch} command line would build its whole command tree first (every command, option and
+   * probe setting), most of a worker's start-up CPU.
+   */
+  public static void main(String[] args) {
+    int status;
+    try {
+      status = run(System.in, System.out);
+    } catch (IOException | RuntimeException e) {
+      // The agent reports a worker that exits without a result, with these lines of stderr.
+      System.err.println("linkwatch worker: " + e);
+      status = 1;
+    }
+    System.exit(status);
+  }
+
   public static int run(InputStream in, PrintStream out) throws IOException {
     WorkerRequest request = ProbeKind.JSON.readValue(in, WorkerRequest.class);
     ProbeRun result = execute(request);

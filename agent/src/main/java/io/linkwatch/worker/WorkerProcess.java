@@ -55,16 +55,28 @@ public final class WorkerProcess implements ProbeRunner {
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final List<String> command;
+  private final Optional<WorkerClassArchive> classArchive;
+  private final String classPath;
 
   public WorkerProcess(List<String> javaOptions) {
+    this(javaOptions, WorkerClassArchive.configured(), System.getProperty("java.class.path"));
+  }
+
+  /** Workers on {@code classPath}, starting from {@code classArchive} where there is one. */
+  WorkerProcess(
+      List<String> javaOptions, Optional<WorkerClassArchive> classArchive, String classPath) {
     this.javaOptions = List.copyOf(javaOptions);
     this.command = null;
+    this.classArchive = classArchive;
+    this.classPath = classPath;
   }
 
   /** A worker started by {@code command} instead of this jar (tests use a shell script). */
   WorkerProcess(List<String> command, boolean custom) {
     this.javaOptions = List.of();
     this.command = List.copyOf(command);
+    this.classArchive = Optional.empty();
+    this.classPath = null;
   }
 
   /**
@@ -115,6 +127,7 @@ public final class WorkerProcess implements ProbeRunner {
       }
       String json = stdout.get(5, TimeUnit.SECONDS);
       int status = process.exitValue();
+      classArchive.ifPresent(a -> a.workerExited(status == 0 && !json.isBlank()));
       if (status != 0 || json.isBlank()) {
         PostMortem.Finding f = PostMortem.died(entries(journal), status, stderr.tail());
         log.warn("probe={} {}", probe, f.error());
@@ -196,8 +209,12 @@ public final class WorkerProcess implements ProbeRunner {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(javaOptions);
-    // The worker is short-lived: a small heap, the client compiler and no crash dumps in cwd.
+    classArchive.ifPresent(a -> cmd.addAll(a.options()));
+    // The worker is short-lived: a small heap, the client compiler (one thread), no perf-data
+    // file and no crash dumps in cwd.
     cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-XX:CICompilerCount=1");
+    cmd.add("-XX:-UsePerfData");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:-CreateCoredumpOnCrash");
     cmd.add(
@@ -205,9 +222,8 @@ public final class WorkerProcess implements ProbeRunner {
             + System.getProperty("java.io.tmpdir")
             + "/linkwatch-worker-hs_err_%p.log");
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add("io.linkwatch.cli.Main");
-    cmd.add("worker");
+    cmd.add(classPath);
+    cmd.add(WorkerMain.class.getName());
     return cmd;
   }
 
