@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # CPU per worker run: the agent on the sim runs only the topology probe, whose device work is a
 # few calls, every 5 s for SECONDS; the CPU its workers used (the agent's children, from
-# /proc/PID/stat) over the number of runs is what starting and running a worker costs. Compare
-# jars and worker options in one run: JARS="old.jar new.jar". Builds nothing.
+# /proc/PID/stat) over the number of runs is what starting and running a worker costs. Workers
+# keep their class-data archive in a directory of their own per jar (LINKWATCH_CDS_DIR, as the
+# unit sets it); the first run, which writes it, is not counted. Compare jars and worker options
+# in one run: JARS="old.jar new.jar". Builds nothing.
 # Usage: scripts/worker-cost.sh [SECONDS (60)]
 #   JARS=...            jars to compare (default agent/target/linkwatch.jar)
 #   WORKER_OPTS=...     the config's worker.java_options, as a YAML list (default [-Xmx256m])
@@ -35,8 +37,10 @@ runs() {
 }
 echo "| jar | worker runs | CPU per worker run |"
 echo "|---|---|---|"
+n=0
 for jar in $jars; do
-  java -Xmx64m -XX:+UseSerialGC -jar "$jar" run --backend sim --config "$dir/linkwatch.yaml" \
+  n=$((n + 1))
+  LINKWATCH_CDS_DIR=$dir/cds-$n java -Xmx64m -XX:+UseSerialGC -jar "$jar" run --backend sim --config "$dir/linkwatch.yaml" \
     --listen 127.0.0.1:$port >"$dir/agent.log" 2>&1 &
   agent=$!
   until [ "$(runs)" -ge 1 ]; do sleep 0.2; done
