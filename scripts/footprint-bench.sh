@@ -69,6 +69,7 @@ wait_all_probes() {
 start_agent
 wait_all_probes
 kill "$agent"; wait "$agent" 2>/dev/null || true
+packaging/src/bin/linkwatch --version >/dev/null # keeps the archive that start wrote
 
 t0=$(now)
 start_agent

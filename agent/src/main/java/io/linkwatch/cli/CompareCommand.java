@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
  * {@code linkwatch compare}: the vendor's own tools beside linkwatch's one-shot probes at the same
  * sizes, so an operator can see on a first host that linkwatch's figures agree with the ones they
  * already trust. Tools that are not installed are one line each; linkwatch's figures are shown
- * anyway.
+ * anyway. The vendor tools number devices as the host does: rows carry linkwatch's numbers and are
+ * matched through {@link DeviceRuntime#hostDeviceId} (they differ under ASCEND_RT_VISIBLE_DEVICES).
  */
 @Command(
     name = "compare",
@@ -213,7 +214,11 @@ final class CompareCommand implements Callable<Integer> {
     for (int s = 0; s < devices; s++) {
       for (int d = 0; d < devices; d++) {
         if (s != d) {
-          links.add(new LinkComparison(s + "->" + d, label(own, s, d), label(reference, s, d)));
+          links.add(
+              new LinkComparison(
+                  s + "->" + d,
+                  label(own, s, d),
+                  label(reference, runtime.hostDeviceId(s), runtime.hostDeviceId(d))));
         }
       }
     }
@@ -258,7 +263,10 @@ final class CompareCommand implements Callable<Integer> {
                 b.bytesPerSecond(),
                 reference
                     .unidirectional()
-                    .getOrDefault(AscendDmiP2p.key(b.src(), b.dst()), Double.NaN),
+                    .getOrDefault(
+                        AscendDmiP2p.key(
+                            runtime.hostDeviceId(b.src()), runtime.hostDeviceId(b.dst())),
+                        Double.NaN),
                 "ascend-dmi"));
       }
     }
@@ -272,7 +280,11 @@ final class CompareCommand implements Callable<Integer> {
                 b.sizeBytes(),
                 "B/s",
                 b.bytesPerSecond(),
-                reference.bidirectional().getOrDefault(AscendDmiP2p.key(b.a(), b.b()), Double.NaN),
+                reference
+                    .bidirectional()
+                    .getOrDefault(
+                        AscendDmiP2p.key(runtime.hostDeviceId(b.a()), runtime.hostDeviceId(b.b())),
+                        Double.NaN),
                 "ascend-dmi"));
       }
     }
@@ -330,7 +342,10 @@ final class CompareCommand implements Callable<Integer> {
                     b.sizeBytes(),
                     "B/s",
                     b.bytesPerSecond(),
-                    reference.getOrDefault(key, Double.NaN),
+                    reference.getOrDefault(
+                        AscendDmiTransfer.key(
+                            b.direction(), runtime.hostDeviceId(b.device()), b.sizeBytes()),
+                        Double.NaN),
                     "ascend-dmi")));
   }
 

@@ -85,6 +85,7 @@ final class RunCommand implements Callable<Integer> {
             shown.contains(":") ? "[" + shown + "]" : shown,
             agent.port());
     spec.commandLine().getOut().flush();
+    markClassArchiveUsable();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -110,5 +111,22 @@ final class RunCommand implements Callable<Integer> {
     }
     log.info("no {}: using the built-in defaults", ConfigLoader.DEFAULT_PATH);
     return ConfigLoader.defaults();
+  }
+
+  /**
+   * The launcher has this run write a class-data archive at exit (LINKWATCH_CDS_PENDING); the mark
+   * says the agent got as far as serving, so the archive holds a real run's classes, not a failed
+   * start's (see /usr/bin/linkwatch).
+   */
+  private static void markClassArchiveUsable() {
+    String pending = System.getenv("LINKWATCH_CDS_PENDING");
+    if (pending == null || pending.isBlank()) {
+      return;
+    }
+    try {
+      java.nio.file.Files.writeString(java.nio.file.Path.of(pending + ".ok"), "");
+    } catch (java.io.IOException e) {
+      log.debug("class archive not marked: {}", e.getMessage());
+    }
   }
 }

@@ -50,16 +50,38 @@ public final class OnDemandThreadPool implements ThreadPool {
     executor.allowCoreThreadTimeOut(true);
   }
 
+  /**
+   * Waits until a thread is free or the pool is shut down; true when one is. An interrupt does not
+   * end the wait (it is kept for the caller): Quartz's scheduler thread would otherwise spin, or
+   * put the trigger in error.
+   */
+  private boolean awaitFree(boolean take) {
+    boolean interrupted = false;
+    try {
+      while (!shut) {
+        try {
+          if (free.tryAcquire(500, TimeUnit.MILLISECONDS)) {
+            if (!take) {
+              free.release();
+            }
+            return true;
+          }
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      return false;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** Waits for a free thread, as Quartz's own pool does; false once shut down. */
   @Override
   public boolean runInThread(Runnable job) {
-    if (shut) {
-      return false;
-    }
-    try {
-      free.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!awaitFree(true)) {
       return false;
     }
     try {
@@ -78,14 +100,10 @@ public final class OnDemandThreadPool implements ThreadPool {
     }
   }
 
+  /** Waits for a free thread (returns at once after shutdown); how many are free. */
   @Override
   public int blockForAvailableThreads() {
-    try {
-      free.acquire();
-      free.release();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    awaitFree(false);
     return free.availablePermits();
   }
 

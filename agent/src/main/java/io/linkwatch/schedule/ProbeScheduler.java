@@ -40,6 +40,10 @@ public final class ProbeScheduler implements AutoCloseable {
   private static final String EXECUTOR = "executor";
 
   private final Scheduler scheduler;
+  private final List<ProbeConfig> probes;
+  private final Duration firstDelay;
+  private final Clock clock;
+  private final RandomGenerator random;
 
   public ProbeScheduler(ProbeRuns runs, List<ProbeConfig> probes, long firstDelayMillis)
       throws SchedulerException {
@@ -64,6 +68,18 @@ public final class ProbeScheduler implements AutoCloseable {
     p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
     scheduler = new StdSchedulerFactory(p).getScheduler();
     scheduler.getContext().put(EXECUTOR, runs);
+    this.probes = List.copyOf(probes);
+    this.firstDelay = firstDelay;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  /**
+   * Plans the first runs from now and starts firing. Planned here, not when the scheduler is made:
+   * a first run due before Quartz starts (the HTTP server may take seconds to come up) would count
+   * as misfired, and its probe would wait a whole interval.
+   */
+  public void start() throws SchedulerException {
     Map<ProbeKind, Instant> firstRuns = FirstRuns.plan(probes, clock.instant(), firstDelay, random);
     for (ProbeConfig probe : probes) {
       if (!probe.enabled()) {
@@ -85,12 +101,13 @@ public final class ProbeScheduler implements AutoCloseable {
                 .withIdentity(probe.kind().id() + "-first")
                 .startAt(first)
                 .withSchedule(
-                    SimpleScheduleBuilder.simpleSchedule()
-                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                    // late (a slow start) is still better than never: it has no next firing
+                    SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build());
       }
       scheduler.scheduleJob(job, triggers, false);
     }
+    scheduler.start();
   }
 
   private static Trigger trigger(ProbeConfig probe, Date first) {
@@ -109,10 +126,6 @@ public final class ProbeScheduler implements AutoCloseable {
                 .repeatForever()
                 .withMisfireHandlingInstructionNextWithRemainingCount())
         .build();
-  }
-
-  public void start() throws SchedulerException {
-    scheduler.start();
   }
 
   /** The next firing of each scheduled probe, for the status page. */

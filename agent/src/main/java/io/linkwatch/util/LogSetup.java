@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import ch.qos.logback.core.status.NopStatusListener;
 import java.util.List;
 
 /**
@@ -15,7 +16,9 @@ import java.util.List;
  * Configurator, found through ServiceLoader) instead of a logback.xml: reading XML loads a parser
  * and Logback's configuration framework, about 600 classes, into every process, a worker per probe
  * run included. Plain lines on stderr: journald adds the time and the unit, so the pattern does
- * not. {@code LINKWATCH_LOG_LEVEL} sets the level (default INFO); the libraries say only warnings.
+ * not. {@code LINKWATCH_LOG_LEVEL} (a system property or the environment) sets the level (default
+ * INFO); the libraries say only warnings. Logback's own status messages stay silent: a worker's
+ * stdout carries its result. An operator's {@code -Dlogback.configurationFile} still wins.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
   static final String PATTERN = "%-5level %logger{0}: %msg%n";
@@ -23,6 +26,10 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
+    if (System.getProperty("logback.configurationFile") != null) {
+      return ExecutionStatus.INVOKE_NEXT_IF_ANY; // Logback reads the operator's file
+    }
+    context.getStatusManager().add(new NopStatusListener());
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
     encoder.setPattern(PATTERN);
@@ -34,7 +41,8 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     stderr.setEncoder(encoder);
     stderr.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.toLevel(System.getenv("LINKWATCH_LOG_LEVEL"), Level.INFO));
+    String level = System.getProperty("LINKWATCH_LOG_LEVEL", System.getenv("LINKWATCH_LOG_LEVEL"));
+    root.setLevel(Level.toLevel(level, Level.INFO));
     root.addAppender(stderr);
     for (String library : QUIET) {
       context.getLogger(library).setLevel(Level.WARN);

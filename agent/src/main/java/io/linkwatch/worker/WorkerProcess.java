@@ -59,7 +59,29 @@ public final class WorkerProcess implements ProbeRunner {
   private final String classPath;
 
   public WorkerProcess(List<String> javaOptions) {
-    this(javaOptions, WorkerClassArchive.configured(), System.getProperty("java.class.path"));
+    this(
+        javaOptions,
+        WorkerClassArchive.configured(jvmOptions(javaOptions)),
+        System.getProperty("java.class.path"));
+  }
+
+  /**
+   * Every JVM option of a worker: the configured ones, then the client compiler (one thread), no
+   * perf-data file and no crash dumps in cwd, as a worker is short-lived.
+   */
+  static List<String> jvmOptions(List<String> javaOptions) {
+    List<String> all = new ArrayList<>(javaOptions);
+    all.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-XX:CICompilerCount=1",
+            "-XX:-UsePerfData",
+            "-XX:+UseSerialGC",
+            "-XX:-CreateCoredumpOnCrash",
+            "-XX:ErrorFile="
+                + System.getProperty("java.io.tmpdir")
+                + "/linkwatch-worker-hs_err_%p.log"));
+    return all;
   }
 
   /** Workers on {@code classPath}, starting from {@code classArchive} where there is one. */
@@ -127,13 +149,17 @@ public final class WorkerProcess implements ProbeRunner {
       }
       String json = stdout.get(5, TimeUnit.SECONDS);
       int status = process.exitValue();
-      classArchive.ifPresent(a -> a.workerExited(status == 0 && !json.isBlank()));
       if (status != 0 || json.isBlank()) {
+        classArchive.ifPresent(a -> a.workerExited(false));
         PostMortem.Finding f = PostMortem.died(entries(journal), status, stderr.tail());
         log.warn("probe={} {}", probe, f.error());
         return failed(probe, Outcome.ERROR, f.error(), f.call(), started);
       }
-      return ProbeKind.JSON.readValue(json, ProbeRun.class);
+      ProbeRun run = ProbeKind.JSON.readValue(json, ProbeRun.class);
+      classArchive.ifPresent(
+          a ->
+              a.workerExited(run.targets().stream().anyMatch(t -> t.outcome() == Outcome.SUCCESS)));
+      return run;
     } catch (InterruptedException e) {
       kill(process);
       Thread.currentThread().interrupt();
@@ -208,19 +234,8 @@ public final class WorkerProcess implements ProbeRunner {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(javaOptions);
+    cmd.addAll(jvmOptions(javaOptions));
     classArchive.ifPresent(a -> cmd.addAll(a.options()));
-    // The worker is short-lived: a small heap, the client compiler (one thread), no perf-data
-    // file and no crash dumps in cwd.
-    cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.add("-XX:CICompilerCount=1");
-    cmd.add("-XX:-UsePerfData");
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:-CreateCoredumpOnCrash");
-    cmd.add(
-        "-XX:ErrorFile="
-            + System.getProperty("java.io.tmpdir")
-            + "/linkwatch-worker-hs_err_%p.log");
     cmd.add("-cp");
     cmd.add(classPath);
     cmd.add(WorkerMain.class.getName());

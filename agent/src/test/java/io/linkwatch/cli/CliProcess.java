@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,12 +34,6 @@ final class CliProcess {
 
   static Result run(Map<String, String> env, Path workDir, String... args)
       throws IOException, InterruptedException {
-    return run(env, Set.of(), workDir, args);
-  }
-
-  /** As {@link #run(Map, Path, String...)}, with the variables in {@code unset} left out. */
-  static Result run(Map<String, String> env, Set<String> unset, Path workDir, String... args)
-      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-cp");
@@ -54,7 +47,6 @@ final class CliProcess {
     pb.environment().remove("LINKWATCH_SIM_CONTROL");
     pb.environment().remove("LINKWATCH_SIM_PROFILE");
     pb.environment().putAll(env);
-    pb.environment().keySet().removeAll(unset);
     Process p = pb.start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();

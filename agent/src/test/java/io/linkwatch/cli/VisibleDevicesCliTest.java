@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,22 +88,5 @@ class VisibleDevicesCliTest {
         run(eightDevices("1,3", "busy 0 pid 4242 util 80\n"), "probe", "p2p", "--backend", "sim");
     assertThat(elsewhere.exitCode()).as(elsewhere.stderr()).isZero();
     assertThat(elsewhere.stdout()).contains("link 0->1: HCCS");
-  }
-
-  /**
-   * CANN holds a process's exit for device logs (2 s unless ASCEND_LOG_DEVICE_FLUSH_TIMEOUT says
-   * otherwise); the sim does so too and says so on stderr. A one-shot command skips it, unless the
-   * operator set the variable.
-   */
-  @Test
-  void oneShotCommandsDoNotWaitForDeviceLogsUnlessTheOperatorAsks() throws Exception {
-    String variable = "ASCEND_LOG_DEVICE_FLUSH_TIMEOUT";
-    CliProcess.Result unset =
-        CliProcess.run(Map.of(), Set.of(variable), dir, "topo", "--backend", "sim");
-    assertThat(unset.exitCode()).as(unset.stderr()).isZero();
-    assertThat(unset.stderr()).doesNotContain("exit held");
-
-    CliProcess.Result set = run(Map.of(variable, "300"), "topo", "--backend", "sim");
-    assertThat(set.stderr()).contains("exit held 300 ms for device logs");
   }
 }

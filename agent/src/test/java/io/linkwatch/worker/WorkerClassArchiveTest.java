@@ -69,7 +69,7 @@ class WorkerClassArchiveTest {
 
   @Test
   void aClassPathWithADirectoryGetsNoArchive() {
-    assertThat(WorkerClassArchive.in(dir, javaHome(), dir.toString())).isEmpty();
+    assertThat(WorkerClassArchive.in(dir, javaHome(), dir.toString(), List.of())).isEmpty();
   }
 
   @Test
@@ -77,7 +77,9 @@ class WorkerClassArchiveTest {
     String classPath = jarClassPath();
     Path archives = dir.resolve("cds");
     WorkerClassArchive archive =
-        WorkerClassArchive.in(archives, javaHome(), classPath).orElseThrow();
+        WorkerClassArchive.in(
+                archives, javaHome(), classPath, WorkerProcess.jvmOptions(List.of("-Xmx128m")))
+            .orElseThrow();
     WorkerProcess worker =
         new WorkerProcess(List.of("-Xmx128m"), java.util.Optional.of(archive), classPath);
     assertThat(worker.command()).anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="));
@@ -89,6 +91,7 @@ class WorkerClassArchiveTest {
         .containsOnly(Outcome.SUCCESS);
     assertThat(archive.path()).isRegularFile();
     assertThat(Files.size(archive.path())).isGreaterThan(1 << 20);
+    assertThat(archive.usable(archive.path())).as("a JVM with -Xshare:on maps it").isTrue();
     assertThat(worker.command()).contains("-XX:SharedArchiveFile=" + archive.path());
 
     ProbeRun second = topology(worker);
@@ -104,12 +107,13 @@ class WorkerClassArchiveTest {
   @Test
   void aChangedJarHasAnArchiveOfItsOwn() throws Exception {
     Path jar = Files.writeString(dir.resolve("linkwatch.jar"), "v1");
-    String before = WorkerClassArchive.key(javaHome(), jar.toString());
+    String before = WorkerClassArchive.key(javaHome(), jar.toString(), List.of());
     Files.writeString(jar, "v2, longer");
     Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 5000));
 
-    assertThat(WorkerClassArchive.key(javaHome(), jar.toString())).isNotEqualTo(before);
-    assertThat(WorkerClassArchive.key(javaHome(), jar.toString()))
-        .isEqualTo(WorkerClassArchive.key(javaHome(), jar.toString()));
+    assertThat(WorkerClassArchive.key(javaHome(), jar.toString(), List.of())).isNotEqualTo(before);
+    assertThat(WorkerClassArchive.key(javaHome(), jar.toString(), List.of()))
+        .isEqualTo(WorkerClassArchive.key(javaHome(), jar.toString(), List.of()))
+        .isNotEqualTo(WorkerClassArchive.key(javaHome(), jar.toString(), List.of("-Xmx1g")));
   }
 }
