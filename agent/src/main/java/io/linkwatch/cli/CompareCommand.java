@@ -327,8 +327,9 @@ final class CompareCommand implements Callable<Integer> {
             List.of(HostTransferSettings.PINNED));
     for (TargetResult t : measure(runtime, ProbeKind.HOST_TRANSFER, given)) {
       for (HostTransferBandwidth b : of(t, HostTransferBandwidth.class)) {
+        // keyed as ascend-dmi numbers the device, so the key finds the reference
         best.merge(
-            AscendDmiTransfer.key(b.direction(), b.device(), b.sizeBytes()),
+            AscendDmiTransfer.key(b.direction(), runtime.hostDeviceId(b.device()), b.sizeBytes()),
             b,
             (x, y) -> x.bytesPerSecond() >= y.bytesPerSecond() ? x : y);
       }
@@ -342,10 +343,7 @@ final class CompareCommand implements Callable<Integer> {
                     b.sizeBytes(),
                     "B/s",
                     b.bytesPerSecond(),
-                    reference.getOrDefault(
-                        AscendDmiTransfer.key(
-                            b.direction(), runtime.hostDeviceId(b.device()), b.sizeBytes()),
-                        Double.NaN),
+                    reference.getOrDefault(key, Double.NaN),
                     "ascend-dmi")));
   }
 

@@ -29,6 +29,21 @@ class CompareCommandTest {
     return CliProcess.run(Map.of(), dir, all);
   }
 
+  /**
+   * As {@link #compare}, at small sizes (the sim's copies are real): for rows without a reference.
+   */
+  private CliProcess.Result compareSmall(String... args) throws Exception {
+    String[] all = new String[args.length + 6];
+    System.arraycopy(
+        new String[] {"--p2p-size", "16MiB", "--host-size", "16MiB", "--allreduce-sizes", "1KiB"},
+        0,
+        all,
+        0,
+        6);
+    System.arraycopy(args, 0, all, 6, args.length);
+    return compare(all);
+  }
+
   /** An executable shell script in the test directory. */
   private Path script(String name, String body) throws Exception {
     Path file = dir.resolve(name);
@@ -154,13 +169,7 @@ class CompareCommandTest {
             CliProcess.nativeBuild().resolve("npu-smi") + " \"$@\" | sed 's/SIO /HCCS/g'\n");
 
     CliProcess.Result r =
-        compare(
-            "--p2p-size",
-            "16MiB",
-            "--host-size",
-            "16MiB",
-            "--allreduce-sizes",
-            "1KiB",
+        compareSmall(
             "--ascend-dmi",
             dir.resolve("none").toString(),
             "--hccl-test",
@@ -177,13 +186,7 @@ class CompareCommandTest {
   @Test
   void withoutTheToolsItSaysWhatIsMissingAndStillShowsLinkwatchsFigures() throws Exception {
     CliProcess.Result r =
-        compare(
-            "--p2p-size",
-            "16MiB",
-            "--host-size",
-            "16MiB",
-            "--allreduce-sizes",
-            "1KiB",
+        compareSmall(
             "--ascend-dmi",
             dir.resolve("no-such-ascend-dmi").toString(),
             "--hccl-test",
@@ -216,13 +219,7 @@ class CompareCommandTest {
   void cardMatricesAreNotTakenForDevicePairs() throws Exception {
     Path card = Path.of("src/test/resources/compare/ascend-dmi-p2p-card.txt").toAbsolutePath();
     CliProcess.Result r =
-        compare(
-            "--p2p-size",
-            "16MiB",
-            "--host-size",
-            "16MiB",
-            "--allreduce-sizes",
-            "1KiB",
+        compareSmall(
             "--ascend-dmi",
             script("ascend-dmi-card", "cat '" + card + "'\n").toString(),
             "--hccl-test",
