@@ -102,10 +102,11 @@ class SlowClientsLiveTest {
         quiet.add((System.nanoTime() - t) / 1_000_000);
       }
       System.out.println("/metrics before, ms: " + quiet);
-      // A first, smaller wave compiles the paths and fills the buffer pools that any traffic
-      // would, so that the comparison below is about what a thousand connections leave behind.
+      // A first wave of the same size compiles the paths and grows the heap and the buffer pools
+      // as far as a thousand connections take them (one event loop holds them all), so that the
+      // comparison below is about what a second thousand leave behind.
       List<Socket> warm = new ArrayList<>();
-      for (int i = 0; i < 200; i++) {
+      for (int i = 0; i < 1000; i++) {
         warm.add(halfRequest(agent.port()));
       }
       for (Socket s : warm) {
