@@ -7,6 +7,7 @@ import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
@@ -41,6 +42,7 @@ public final class Agent implements AutoCloseable {
    * Starts serving at once and the first probe runs {@code firstDelayMillis} later (plus jitter).
    */
   public static Agent start(AgentConfig config, long firstDelayMillis) throws Exception {
+    config = config.withBackend(DeviceRuntimes.resolve(config.backend()));
     Clock clock = Clock.systemUTC();
     ResultStore store = new ResultStore(clock);
     List<ProbeConfig> enabled = new ArrayList<>();

@@ -25,7 +25,10 @@ class ArchitectureTest {
     noClasses()
         .that()
         .resideOutsideOfPackages(
-            "io.linkwatch.runtime.ascend..", "io.linkwatch.runtime.cuda..", "io.linkwatch.host..")
+            "io.linkwatch.runtime.ascend..",
+            "io.linkwatch.runtime.cuda..",
+            "io.linkwatch.runtime.binding..",
+            "io.linkwatch.host..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("com.sun.jna..")
@@ -56,7 +59,10 @@ class ArchitectureTest {
         .resideInAPackage("io.linkwatch.probe..")
         .should()
         .dependOnClassesThat()
-        .resideInAPackage("io.linkwatch.runtime.ascend..")
+        .resideInAnyPackage(
+            "io.linkwatch.runtime.ascend..",
+            "io.linkwatch.runtime.cuda..",
+            "io.linkwatch.runtime.binding..")
         .check(classes);
   }
 

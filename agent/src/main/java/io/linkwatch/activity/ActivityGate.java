@@ -4,6 +4,7 @@ import io.linkwatch.probe.DeviceGate;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -55,7 +56,11 @@ public final class ActivityGate implements DeviceGate {
     ActivityReader reader =
         new ActivityReader(
             runtime.monitor(),
-            new NpuSmiActivitySource(policy.npuSmi(), policy.checkTimeout(), runtime::hostDeviceId),
+            // npu-smi knows Ascend devices only; NVIDIA hosts have NVML or device memory.
+            runtime.backend().vendor() == Backend.Vendor.ASCEND
+                ? new NpuSmiActivitySource(
+                    policy.npuSmi(), policy.checkTimeout(), runtime::hostDeviceId)
+                : null,
             runtime,
             policy.checkTimeout());
     int count;

@@ -66,13 +66,14 @@ public final class ActivityReader {
     List<String> failures = new ArrayList<>();
     Map<Utilization, Double> utilization = new EnumMap<>(Utilization.class);
     List<DeviceProcess> processes = null;
-    if (monitor != null && !dead.contains("dcmi")) {
-      processes = call("dcmi", failures, false, () -> monitor.processes(device));
-      if (!dead.contains("dcmi")) {
+    String name = monitor == null ? null : monitor.source();
+    if (monitor != null && !dead.contains(name)) {
+      processes = call(name, failures, false, () -> monitor.processes(device));
+      if (!dead.contains(name)) {
         // A kind the device lacks says nothing about the others: not a failure of the reading.
         List<String> ignored = new ArrayList<>();
         for (Utilization kind : Utilization.values()) {
-          Double value = call("dcmi", ignored, true, () -> monitor.utilization(device, kind));
+          Double value = call(name, ignored, true, () -> monitor.utilization(device, kind));
           if (value != null) {
             utilization.put(kind, value);
           }
@@ -80,7 +81,7 @@ public final class ActivityReader {
       }
     }
     if (processes != null) {
-      return new DeviceReading(device, "dcmi", processes, utilization, null, failures);
+      return new DeviceReading(device, name, processes, utilization, null, failures);
     }
     if (npuSmi != null && !dead.contains("npu-smi")) {
       processes = call("npu-smi", failures, false, () -> npuSmi.processes(device));
@@ -125,7 +126,10 @@ public final class ActivityReader {
       permanent =
           cause instanceof BackendUnavailableException
               || cause instanceof UnsatisfiedLinkError
-              || (cause instanceof DeviceException d && permanentCode(d.code()));
+              || (cause instanceof DeviceException d
+                  && monitor != null
+                  && source.equals(monitor.source())
+                  && monitor.permanent(d.code()));
       if (!(cause instanceof DeviceException || permanent)) {
         reason = cause.getClass().getSimpleName() + ": " + reason;
       }
@@ -135,10 +139,5 @@ public final class ActivityReader {
       log.warn("Device activity: {} is not used from now on: {}", source, reason);
     }
     return null;
-  }
-
-  /** DCMI codes that will not change within a process: not permitted, container, unsupported. */
-  private static boolean permanentCode(int code) {
-    return code == -8002 || code == -8013 || code == -8255;
   }
 }

@@ -4,7 +4,7 @@ import io.linkwatch.runtime.Backend;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads {@code --backend sim|ascend}. */
+/** Reads {@code --backend auto|ascend|cuda|sim|sim-cuda}. */
 final class BackendConverter implements ITypeConverter<Backend> {
   @Override
   public Backend convert(String value) {

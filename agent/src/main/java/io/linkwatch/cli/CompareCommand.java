@@ -24,7 +24,9 @@ import io.linkwatch.probe.topology.NpuSmiTopology;
 import io.linkwatch.probe.topology.RuntimeTopologySource;
 import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Json;
 import java.io.PrintWriter;
@@ -164,6 +166,14 @@ final class CompareCommand implements Callable<Integer> {
     }
     if (toolTimeout < 1) {
       throw new UsageException("--tool-timeout: must be at least 1 second");
+    }
+    Backend backend = DeviceRuntimes.resolve(options.backend);
+    if (backend.vendor() != Backend.Vendor.ASCEND) {
+      throw new UsageException(
+          "compare runs Ascend's tools (ascend-dmi, hccl_test, npu-smi) and does not apply to"
+              + " backend "
+              + backend.id()
+              + "; on NVIDIA hosts see scripts/gpu-check.sh");
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();

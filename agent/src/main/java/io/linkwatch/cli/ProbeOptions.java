@@ -8,9 +8,11 @@ final class ProbeOptions {
   @Option(
       names = "--backend",
       converter = BackendConverter.class,
-      defaultValue = "ascend",
+      defaultValue = "auto",
       description =
-          "Device runtime: ascend (CANN's libascendcl.so) or sim. Default: ${DEFAULT-VALUE}.")
+          "Device runtime: auto (ascend or cuda, whichever library is installed), ascend (CANN's"
+              + " libascendcl.so), cuda (libcuda.so.1), sim or sim-cuda (the simulator through"
+              + " either API). Default: ${DEFAULT-VALUE}.")
   Backend backend;
 
   @Option(names = "--json", description = "Print the results as JSON instead of a table.")

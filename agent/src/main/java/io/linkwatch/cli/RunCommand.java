@@ -5,7 +5,7 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ListenAddress;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.ascend.AscendLibraries;
+import io.linkwatch.runtime.DeviceRuntimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -39,7 +39,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--backend",
       converter = BackendConverter.class,
-      description = "Device runtime (overrides the file): ascend or sim.")
+      description = "Device runtime (overrides the file): auto, ascend, cuda, sim or sim-cuda.")
   Backend backend;
 
   @Option(
@@ -71,8 +71,10 @@ final class RunCommand implements Callable<Integer> {
         throw new UsageException("--listen: " + e.getMessage());
       }
     }
-    // Fails with the one-line "not found" message before anything starts.
-    AscendLibraries.load(cfg.backend());
+    // Fails with the one-line "not found" message before anything starts; workers, metrics and logs
+    // get the backend auto stood for.
+    cfg = cfg.withBackend(DeviceRuntimes.resolve(cfg.backend()));
+    DeviceRuntimes.checkLoadable(cfg.backend());
     // /metrics is up before the scheduler starts: the first probe need not wait beyond its jitter.
     Agent agent = Agent.start(cfg, 0);
     String host = cfg.listen().host();

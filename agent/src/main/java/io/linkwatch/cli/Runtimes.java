@@ -5,7 +5,7 @@ import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import java.util.List;
 
@@ -16,7 +16,7 @@ final class Runtimes {
   static DeviceRuntime open(Backend backend) {
     // A one-shot command would otherwise wait at exit for device logs nobody reads here.
     DeviceLogFlush.skipInThisProcessUnlessSet();
-    return AscendRuntime.open(backend);
+    return DeviceRuntimes.open(backend);
   }
 
   static TopologySource topologySource() {

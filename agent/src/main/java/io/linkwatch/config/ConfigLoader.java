@@ -113,7 +113,7 @@ public final class ConfigLoader {
 
   private static AgentConfig read(ConfigNode root, Problems problems) {
     ListenAddress listen = root.scalar("listen", ListenAddress.DEFAULT, ListenAddress::parse);
-    Backend backend = root.scalar("backend", Backend.ASCEND, Backend::parse);
+    Backend backend = root.scalar("backend", Backend.AUTO, Backend::parse);
     double budget = root.number("budget", 0.05, 0.0001, 1.0);
 
     ConfigNode paths = root.mapping("paths");

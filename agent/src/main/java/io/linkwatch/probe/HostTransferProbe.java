@@ -19,6 +19,7 @@ import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.runtime.PinnedMemoryCalls;
 import io.linkwatch.util.ByteSize;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,12 +49,14 @@ import org.slf4j.LoggerFactory;
  * dev0 pageable cpu4 mem5 pages 1.00
  * </pre>
  *
- * <p><b>Pinned memory.</b> Where the runtime has {@code aclrtHostRegisterV2} and the kernel is
- * newer than 5.10 (on older kernels registering pageable memory "causes an exception"), pinned
- * buffers are first-touched {@link PageableBuffer}s registered with it: their placement is chosen
- * by the probe's thread like the pageable ones and can be verified. Otherwise they come from {@code
- * aclrtMallocHost}, whose pages the driver places; their placement is still measured and reported,
- * it is just not chosen. Each measurement's {@code allocation} says which was used.
+ * <p><b>Pinned memory.</b> Where the runtime can register host memory ({@code aclrtHostRegisterV2},
+ * {@code cuMemHostRegister_v2}) and, on Ascend, the kernel is newer than 5.10 (on older kernels
+ * registering pageable memory "causes an exception"), pinned buffers are first-touched {@link
+ * PageableBuffer}s registered with it: their placement is chosen by the probe's thread like the
+ * pageable ones and can be verified. Otherwise they come from the runtime's pinned allocation
+ * ({@code aclrtMallocHost}, {@code cuMemHostAlloc}), whose pages the driver places; their placement
+ * is still measured and reported, it is just not chosen. Each measurement's {@code allocation}
+ * names the call used.
  *
  * <p><b>Ratios.</b> {@code host_buffer_pages_ratio} has no size label, so its series come from the
  * largest size of the run. With an unknown placement there is no ratio series and {@code mem_node}
@@ -68,8 +71,6 @@ public final class HostTransferProbe implements Probe {
 
   static final String UNKNOWN_NODE = "unknown";
   static final String MMAP = "mmap";
-  static final String HOST_REGISTER = "aclrtHostRegisterV2";
-  static final String MALLOC_HOST = "aclrtMallocHost";
 
   private static final Logger LOG = LoggerFactory.getLogger(HostTransferProbe.class);
   private static final Pattern KERNEL = Pattern.compile("(\\d+)\\.(\\d+).*");
@@ -321,13 +322,14 @@ public final class HostTransferProbe implements Probe {
       return new HostSide(buffer, MMAP, null);
     }
     DeviceRuntime runtime = run.context.runtime();
+    PinnedMemoryCalls calls = runtime.pinnedMemoryCalls();
     if (run.tryHostRegister) {
       PageableBuffer buffer = PageableBuffer.map(size);
       try {
         buffer.firstTouch();
         Optional<AutoCloseable> registration = runtime.registerPinned(buffer);
         if (registration.isPresent()) {
-          return new HostSide(buffer, HOST_REGISTER, registration.get());
+          return new HostSide(buffer, calls.register(), registration.get());
         }
       } catch (RuntimeException e) {
         buffer.close();
@@ -335,9 +337,10 @@ public final class HostTransferProbe implements Probe {
       }
       buffer.close();
       run.tryHostRegister = false;
-      LOG.debug("aclrtHostRegisterV2 not available; pinned buffers come from aclrtMallocHost");
+      LOG.debug(
+          "{} not available; pinned buffers come from {}", calls.register(), calls.allocate());
     }
-    return new HostSide(runtime.allocatePinned(size), MALLOC_HOST, null);
+    return new HostSide(runtime.allocatePinned(size), calls.allocate(), null);
   }
 
   private static double seconds(long startedNanos) {
@@ -348,15 +351,18 @@ public final class HostTransferProbe implements Probe {
   private final class Run {
     final ProbeContext context;
     final PagePlacement placement;
-    boolean tryHostRegister = kernelAllowsHostRegister;
+    boolean tryHostRegister;
 
     Run(ProbeContext context, PagePlacement placement) {
       this.context = context;
       this.placement = placement;
-      if (!kernelAllowsHostRegister) {
+      PinnedMemoryCalls calls = context.runtime().pinnedMemoryCalls();
+      tryHostRegister = kernelAllowsHostRegister || !calls.registerNeedsKernelAbove510();
+      if (!tryHostRegister) {
         LOG.debug(
-            "kernel {} is not newer than 5.10: pinned buffers come from aclrtMallocHost",
-            kernelRelease);
+            "kernel {} is not newer than 5.10: pinned buffers come from {}",
+            kernelRelease,
+            calls.allocate());
       }
     }
   }

@@ -1,5 +1,7 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.host.PciFunction;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.LinkInfo;
 import io.linkwatch.probe.result.Measurement;
@@ -7,10 +9,12 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.Topology;
+import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * Produces e.g. {@code LinkInfo[src=0, dst=1, link=SIO]} and {@code DeviceInfo[device=0,
  * name=Ascend910_9382, physicalId=2, numaNode=, cpuAffinity=, memoryTotalBytes=68719476736]}.
  *
- * <p>{@code numaNode} stays empty: AscendCL does not give the device's PCI address, so the sysfs
- * {@code numa_node} file cannot be found from it (DCMI's PCIe info could, later).
+ * <p>{@code numaNode} and, where the topology source gave none, {@code cpuAffinity} come from the
+ * device's PCI function in sysfs ({@code numa_node}, {@code local_cpulist}) when the runtime gives
+ * its address (CUDA does); AscendCL does not, so on Ascend {@code numaNode} stays empty.
  */
 public final class TopologyProbe implements Probe {
   /** The probe's config key and {@code probe} label. */
@@ -62,22 +67,27 @@ public final class TopologyProbe implements Probe {
         count >= 2 && topology.links().isEmpty() ? " (no source answered)" : "");
     List<TargetResult> results = new ArrayList<>();
     if (count >= 2) {
-      results.add(links(topology, count, started));
+      results.add(links(topology, count, started, runtime));
     }
     String name = socName(runtime);
     for (int device = 0; device < count; device++) {
       context.progress().step(DeviceMemoryProbe.target(device));
-      results.add(inventory(runtime, topology, name, device));
+      results.add(inventory(runtime, topology, context.hostPaths(), name, device));
     }
     return ProbeRun.of(probe, results);
   }
 
-  private static TargetResult links(Topology topology, int count, long started) {
+  private static TargetResult links(
+      Topology topology, int count, long started, DeviceRuntime runtime) {
     if (topology.links().isEmpty()) {
+      String asked =
+          runtime.backend().vendor() == Backend.Vendor.NVIDIA
+              ? "NVML"
+              : "aclrtGetDevicesTopo, then the topology command";
       return TargetResult.failure(
           LINKS_TARGET,
           Outcome.ERROR,
-          "no topology source answered (aclrtGetDevicesTopo, then the topology command)",
+          "no topology source answered (" + asked + ")",
           seconds(started));
     }
     List<Measurement> links = new ArrayList<>();
@@ -92,17 +102,20 @@ public final class TopologyProbe implements Probe {
   }
 
   private static TargetResult inventory(
-      DeviceRuntime runtime, Topology topology, String name, int device) {
+      DeviceRuntime runtime, Topology topology, HostPaths paths, String name, int device) {
     long started = System.nanoTime();
     String target = DeviceMemoryProbe.target(device);
     try {
       long total = runtime.memoryInfo(device).totalBytes();
       String physical = runtime.physicalId(device).map(String::valueOf).orElse("");
-      String affinity = topology.affinity(device).orElse("");
+      Optional<PciFunction> pci = runtime.pciBusId(device).map(id -> new PciFunction(paths, id));
+      String numaNode = pci.flatMap(PciFunction::numaNode).map(String::valueOf).orElse("");
+      String affinity =
+          topology.affinity(device).or(() -> pci.flatMap(PciFunction::localCpus)).orElse("");
       return TargetResult.success(
           target,
           seconds(started),
-          List.of(new DeviceInfo(device, name, physical, "", affinity, total)));
+          List.of(new DeviceInfo(device, name, physical, numaNode, affinity, total)));
     } catch (DeviceException e) {
       return TargetResult.error(target, e, seconds(started));
     }

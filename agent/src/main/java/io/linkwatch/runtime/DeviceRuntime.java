@@ -37,6 +37,15 @@ public interface DeviceRuntime extends AutoCloseable {
     return device;
   }
 
+  /**
+   * The device's PCI address in sysfs form ({@code 0000:18:00.0}), which leads to its NUMA node and
+   * local CPUs under {@code /sys/bus/pci/devices}; empty where the runtime does not give it
+   * (AscendCL).
+   */
+  default Optional<String> pciBusId(int device) {
+    return Optional.empty();
+  }
+
   /** The link between two devices as the runtime reports it, or empty when it cannot tell. */
   Optional<LinkType> linkType(int device, int other);
 
@@ -55,6 +64,11 @@ public interface DeviceRuntime extends AutoCloseable {
    * call; the returned handle unregisters on close.
    */
   Optional<AutoCloseable> registerPinned(HostBuffer buffer);
+
+  /** The calls behind the two pinned-memory methods above, for results to name. */
+  default PinnedMemoryCalls pinnedMemoryCalls() {
+    return PinnedMemoryCalls.ASCEND;
+  }
 
   DeviceStream createStream(int device);
 

@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The kind of path between two devices, as npu-smi and AscendCL name it. {@link #UNKNOWN} is what a
- * pair gets when no topology source answers.
+ * The kind of path between two devices, as npu-smi and AscendCL (and, for NVLink and NODE, NVML and
+ * nvidia-smi) name it. {@link #UNKNOWN} is what a pair gets when no topology source answers.
  */
 public enum LinkType {
   SELF("X", 0),
@@ -17,6 +17,10 @@ public enum LinkType {
   SIO("SIO", 0x20),
   HCCS_SW("HCCS_SW", 0x40),
   UB("UB", 0),
+  /** NVIDIA NVLink, direct or through NVSwitch. */
+  NVLINK("NVLINK", 0),
+  /** PCIe through host bridges within one NUMA node (NVML's NODE level). */
+  NODE("NODE", 0),
   NA("NA", 0),
   UNKNOWN("unknown", 0);
 
@@ -55,5 +59,20 @@ public enum LinkType {
       }
     }
     return UNKNOWN;
+  }
+
+  /**
+   * Maps an {@code nvmlGpuTopologyLevel_t}: the closest common ancestor of two GPUs on PCIe.
+   * INTERNAL (one board, several GPUs) and SINGLE (one PCIe switch) are both PIX.
+   */
+  public static LinkType fromNvmlTopologyLevel(int level) {
+    return switch (level) {
+      case 0, 10 -> PIX;
+      case 20 -> PXB;
+      case 30 -> PHB;
+      case 40 -> NODE;
+      case 50 -> SYS;
+      default -> UNKNOWN;
+    };
   }
 }

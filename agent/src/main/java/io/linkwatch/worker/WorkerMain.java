@@ -9,7 +9,7 @@ import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.calls.CallJournal;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.MappedCallJournal;
@@ -61,7 +61,7 @@ public final class WorkerMain {
     long started = System.nanoTime();
     DeviceRuntime runtime;
     try {
-      runtime = AscendRuntime.open(request.backend(), journal());
+      runtime = DeviceRuntimes.open(request.backend(), journal());
     } catch (RuntimeException e) {
       // No library, aclInit failed, ...: nothing ran, and the targets are not known here.
       return ProbeRun.failedBeforeTargets(

@@ -9,6 +9,7 @@ import io.linkwatch.util.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -205,6 +206,73 @@ class CliTest {
         .isEqualTo(
             "linkwatch: libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim\n");
     assertThat(r.out()).isEmpty();
+  }
+
+  /** No NVIDIA driver here either: the same, naming the driver's library. */
+  @Test
+  void cudaWithoutTheDriverIsOneLineExitTwo() throws Exception {
+    JavaProcess.Result r =
+        JavaProcess.run(Map.of(), Duration.ofSeconds(60), "probe", "p2p", "--backend", "cuda");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "linkwatch: libcuda.so.1 not found: install the NVIDIA driver, or use --backend"
+                + " sim-cuda\n");
+    assertThat(r.out()).isEmpty();
+  }
+
+  /** auto never picks the sim: with neither vendor's library it says what it looked for. */
+  @Test
+  void autoWithNoVendorLibraryIsOneLineExitTwo() {
+    Run r = cli("probe", "device-memory");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith("linkwatch: backend auto: neither libascendcl.so")
+        .contains("libcuda.so.1", "--backend sim or sim-cuda")
+        .doesNotContain("\n\n")
+        .endsWith("simulator\n");
+  }
+
+  @Test
+  void compareIsForAscendHostsOnly() {
+    Run r = cli("compare", "--backend", "sim-cuda");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "linkwatch: compare runs Ascend's tools (ascend-dmi, hccl_test, npu-smi) and does not"
+                + " apply to backend sim-cuda; on NVIDIA hosts see scripts/gpu-check.sh\n");
+  }
+
+  /** Among eight GPUs the table is ascend-dmi's matrix: sources down, destinations across. */
+  @Test
+  void simCudaPrintsAnNvlinkMatrix() {
+    Run r =
+        cli(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim-cuda",
+            "--sizes",
+            "1MiB",
+            "--iterations",
+            "2",
+            "--warmup",
+            "0");
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<String> lines = r.out().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("Unidirectional p2p bandwidth matrix (GB/s), 1MiB");
+    assertThat(lines.get(1)).matches("S\\\\D\\s+0\\s+1\\s+2\\s+3\\s+4\\s+5\\s+6\\s+7");
+    for (int src = 0; src < 8; src++) {
+      String[] cells = lines.get(2 + src).split("\\s+");
+      assertThat(cells).hasSize(9);
+      assertThat(cells[0]).isEqualTo(String.valueOf(src));
+      for (int dst = 0; dst < 8; dst++) {
+        assertThat(cells[1 + dst]).matches(src == dst ? "\\*\\*\\*" : "\\d+\\.\\d");
+      }
+    }
+    assertThat(lines.get(10)).isEqualTo("Link matrix");
+    assertThat(lines.get(12)).matches("0\\s+\\*\\*\\*(\\s+NVLINK){7}");
+    assertThat(lines).hasSize(19);
   }
 
   @Test

@@ -34,8 +34,9 @@ class ConfigLoaderTest {
             "listen: '::1:10187'",
             "f.yaml: listen: '::1:10187': write IPv6 addresses in brackets, e.g. [::1]:10187"),
         Arguments.of(
-            "backend: cuda",
-            "f.yaml: backend: unknown backend 'cuda' (expected one of ascend, sim)"),
+            "backend: rocm",
+            "f.yaml: backend: unknown backend 'rocm' (expected one of auto, ascend, cuda, sim,"
+                + " sim-cuda)"),
         Arguments.of("budget: 2", "f.yaml: budget: must be between 1.0E-4 and 1.0, not 2.0"),
         Arguments.of("budget: lots", "f.yaml: budget: must be a number, not 'lots'"),
         Arguments.of(
@@ -113,7 +114,7 @@ class ConfigLoaderTest {
                     "f.yaml",
                     "backend: gpu\nprobes:\n  p2p:\n    iterations: 0\n    sizess: [1MiB]"))
         .hasMessage(
-            "f.yaml: backend: unknown backend 'gpu' (expected one of ascend, sim)\n"
+            "f.yaml: backend: unknown backend 'gpu' (expected one of auto, ascend, cuda, sim, sim-cuda)\n"
                 + "f.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0\n"
                 + "f.yaml: probes.p2p.sizess: unknown key");
   }
@@ -122,7 +123,7 @@ class ConfigLoaderTest {
   void emptyFileMeansDefaults() {
     AgentConfig c = ConfigLoader.parse("f.yaml", "");
     assertThat(c.listen()).isEqualTo(ListenAddress.DEFAULT);
-    assertThat(c.backend()).isEqualTo(Backend.ASCEND);
+    assertThat(c.backend()).isEqualTo(Backend.AUTO);
     ProbeConfig p2p = c.probes().get(ProbeKind.P2P);
     assertThat(p2p.enabled()).isTrue();
     assertThat(p2p.schedule().nominalInterval()).isEqualTo(Duration.ofMinutes(5));

@@ -10,13 +10,14 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.Topology;
-import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.testing.SimFace;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The allgather probe against the sim through the real JNA binding; the sim's A3 allgather figures
@@ -26,20 +27,29 @@ class AllgatherProbeTest {
   private static final AllgatherSettings SMALL =
       new AllgatherSettings(List.of(1L << 10, 64L << 20), 1, 5, List.of());
 
-  private static AscendRuntime runtime;
+  private static SimFace face;
+  private static DeviceRuntime runtime;
   private static long baseline;
 
-  @BeforeAll
-  static void open() {
-    SimFaults.clear();
-    runtime = AscendRuntime.open(Backend.SIM);
-    baseline = runtime.liveAllocations().orElseThrow();
+  /** One face's runtime at a time (the sim serves one face per process at a time). */
+  private static void use(SimFace wanted) {
+    if (face != wanted) {
+      close();
+      SimFaults.clear();
+      runtime = wanted.open();
+      face = wanted;
+      baseline = runtime.liveAllocations().orElseThrow();
+    }
   }
 
   @AfterAll
   static void close() {
     SimFaults.clear();
-    runtime.close();
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+      face = null;
+    }
   }
 
   @AfterEach
@@ -60,41 +70,61 @@ class AllgatherProbeTest {
     return run.targets().get(0);
   }
 
-  @Test
-  void measuresLatencyAndBusBandwidthAsNcclTestsDefineThem() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void measuresLatencyAndBusBandwidthAsNcclTestsDefineThem(SimFace face) {
+    use(face);
     TargetResult t = only(SMALL);
 
     assertThat(t.outcome()).as(t.error()).isEqualTo(Outcome.SUCCESS);
-    assertThat(t.target()).isEqualTo("0,1");
+    assertThat(t.target()).isEqualTo(face.allDevices());
     assertThat(t.measurements()).hasSize(4);
     AllgatherLatency small = (AllgatherLatency) t.measurements().get(0);
     assertThat(small.sizeBytes()).isEqualTo(1024);
-    assertThat(small.p50Seconds()).isCloseTo(270e-6, within(27e-6));
+    double latency = face.allgatherLatency();
+    assertThat(small.p50Seconds()).isCloseTo(latency, within(latency * 0.15));
     assertThat(small.p99Seconds()).isGreaterThanOrEqualTo(small.p50Seconds());
     AllgatherLatency large = (AllgatherLatency) t.measurements().get(2);
     AllgatherBusBandwidth bw = (AllgatherBusBandwidth) t.measurements().get(3);
     assertThat(bw.algBytesPerSecond()).isCloseTo((64 << 20) / large.p50Seconds(), within(1.0));
-    // two ranks: busbw = algbw (n-1)/n = algbw / 2
-    assertThat(bw.busBytesPerSecond()).isCloseTo(bw.algBytesPerSecond() / 2, within(1.0));
-    // the model: 270 us + 64 MiB (n-1)/n / 150 GB/s
-    double modeled = 270e-6 + (64 << 20) / 2.0 / 150e9;
+    // n ranks: busbw = algbw (n-1)/n
+    double n = face.devices();
+    assertThat(bw.busBytesPerSecond()).isCloseTo(bw.algBytesPerSecond() * (n - 1) / n, within(1.0));
+    // the model: latency + 64 MiB (n-1)/n / bus bandwidth
+    double modeled = latency + (64 << 20) * (n - 1) / n / face.allgatherBusBandwidth();
     assertThat(large.p50Seconds()).isCloseTo(modeled, within(modeled * 0.05));
   }
 
-  @Test
-  void aRankWhoseBlockArrivesWrongFailsTheTarget() {
-    SimFaults.set("corrupt HcclAllGather");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aRankWhoseBlockArrivesWrongFailsTheTarget(SimFace face) {
+    use(face);
+    SimFaults.set("corrupt " + face.symbol(SimFace.Call.ALLGATHER));
 
     TargetResult t = only(SMALL);
 
     assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
     assertThat(t.error())
-        .startsWith("allgather 0,1 1KiB: result mismatch on rank ")
-        .contains("at element 0: expected 1 (fp16 0x3c00), found ");
+        .startsWith("allgather " + face.allDevices() + " 1KiB: result mismatch on rank ")
+        .contains("at element 0: expected ");
+  }
+
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aFailingAllgatherCarriesTheLibrarysWordsAndLeavesNoRankThread(SimFace face) {
+    use(face);
+    String allgather = face.symbol(SimFace.Call.ALLGATHER);
+    SimFaults.set("fail " + allgather + " 4 after 3");
+
+    TargetResult t = only(SMALL);
+
+    assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
+    assertThat(t.error()).startsWith(allgather + " returned 4: ");
   }
 
   @Test
-  void aFailingAllgatherCarriesHcclsWordsAndLeavesNoRankThread() {
+  void hcclsWordsForAFailingAllgather() {
+    use(SimFace.ASCEND);
     SimFaults.set("fail HcclAllGather 4 after 3");
 
     TargetResult t = only(SMALL);
@@ -107,6 +137,7 @@ class AllgatherProbeTest {
 
   @Test
   void aSizeThatDoesNotSplitIntoWholeElementsPerRankFailsClearly() {
+    use(SimFace.ASCEND);
     TargetResult t = only(new AllgatherSettings(List.of(1026L), 0, 1, List.of()));
 
     assertThat(t.error())

@@ -15,6 +15,7 @@ import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.Memory;
+import io.linkwatch.testing.SimFace;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The gate around real probe runs on the sim, its devices made busy through the control file's
@@ -30,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * traffic).
  */
 class BusyDeviceSimTest {
-  static final P2pSettings P2P = new P2pSettings(List.of(64L << 20), 2, 8, List.of());
+  static final P2pSettings P2P =
+      new P2pSettings(List.of(64L << 20), 2, 8, SimFace.ASCEND.firstPairs());
   static final String SIM_NPU_SMI =
       Path.of(System.getenv("LINKWATCH_NATIVE_BUILD"), "npu-smi").toString();
 
@@ -84,25 +88,28 @@ class BusyDeviceSimTest {
     return ((P2pBandwidth) t.measurements().get(0)).bytesPerSecond() / 1e9;
   }
 
-  @Test
-  void idleDevicesAreMeasuredAndTheProbesOwnProcessDoesNotCount() {
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void idleDevicesAreMeasuredAndTheProbesOwnProcessDoesNotCount(SimFace face) {
+    try (DeviceRuntime runtime = face.open()) {
       ProbeRun run = run(runtime, skip(), P2P);
       assertThat(run.targets()).extracting(TargetResult::outcome).containsOnly(Outcome.SUCCESS);
-      // DCMI lists this JVM on both devices once it holds them; it is never "another process".
+      // DCMI and NVML list this JVM on both devices once it holds them; it is never "another
+      // process".
       assertThat(run.devices())
           .extracting(DeviceActivity::device, DeviceActivity::busy, DeviceActivity::source)
           .containsExactly(
-              org.assertj.core.groups.Tuple.tuple(0, false, "dcmi"),
-              org.assertj.core.groups.Tuple.tuple(1, false, "dcmi"));
+              org.assertj.core.groups.Tuple.tuple(0, false, face.monitorSource()),
+              org.assertj.core.groups.Tuple.tuple(1, false, face.monitorSource()));
       assertThat(run.devices()).allSatisfy(a -> assertThat(a.otherProcesses()).isEmpty());
     }
   }
 
-  @Test
-  void aBusyDeviceIsLeftAloneAndTargetsWithoutItStillRun() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aBusyDeviceIsLeftAloneAndTargetsWithoutItStillRun(SimFace face) {
     SimFaults.set("busy 1 pid 4242 util 80 memory 2147483648");
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+    try (DeviceRuntime runtime = face.open()) {
       ProbeRun p2p = run(runtime, skip(), P2P);
       assertThat(p2p.targets())
           .allSatisfy(
@@ -120,19 +127,21 @@ class BusyDeviceSimTest {
                 assertThat(a.reasons())
                     .extracting(BusyReason::kind)
                     .contains(BusyReason.Kind.PROCESS, BusyReason.Kind.UTILIZATION);
-                assertThat(a.utilization()).containsEntry("aicore", 0.8);
+                assertThat(a.utilization()).containsEntry(face.busyUtilizationKind(), 0.8);
               });
 
-      ProbeRun local = run(runtime, skip(), new DeviceMemorySettings(64L << 20, 1, 4, List.of()));
+      ProbeRun local =
+          run(runtime, skip(), new DeviceMemorySettings(64L << 20, 1, 4, List.of(0, 1)));
       assertThat(target(local, "dev0").outcome()).isEqualTo(Outcome.SUCCESS);
       assertThat(target(local, "dev1").outcome()).isEqualTo(Outcome.SKIPPED_DEVICE_BUSY);
       assertThat(runtime.liveAllocations()).contains(0L);
     }
   }
 
-  @Test
-  void withoutTheGateABusyDeviceGivesALowFigure() {
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void withoutTheGateABusyDeviceGivesALowFigure(SimFace face) {
+    try (DeviceRuntime runtime = face.open()) {
       double idle = gbps(target(run(runtime, skip(), P2P), "0->1"));
       SimFaults.set("busy 1 pid 4242 util 80");
       ProbeRun ignored =
@@ -145,10 +154,11 @@ class BusyDeviceSimTest {
     }
   }
 
-  @Test
-  void aJobThatStartsDuringTheRunDiscardsItsFigures() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aJobThatStartsDuringTheRunDiscardsItsFigures(SimFace face) {
     AtomicBoolean started = new AtomicBoolean();
-    try (DeviceRuntime sim = SimRuntime.open()) {
+    try (DeviceRuntime sim = face.open()) {
       DeviceRuntime runtime =
           new ForwardingRuntime(sim) {
             @Override

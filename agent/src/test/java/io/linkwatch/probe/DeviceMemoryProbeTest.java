@@ -9,13 +9,20 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.testing.SimFace;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Against the sim's default profile (seed 000: device-local 621 GB/s, 0.01 ms per copy). */
+/**
+ * Against each sim face's built-in profile: device-local 621 GB/s on the A3 (seed 000), 2000 GB/s
+ * on the H200 profile.
+ */
 class DeviceMemoryProbeTest {
-  private static ProbeRun run(DeviceMemorySettings settings) {
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+  private static ProbeRun run(SimFace face, DeviceMemorySettings settings) {
+    try (DeviceRuntime runtime = face.open()) {
       long live = runtime.liveAllocations().orElseThrow();
       ProbeRun run = settings.newProbe().run(SimRuntime.context(runtime, r -> Topology.NONE));
       assertThat(runtime.liveAllocations()).contains(live);
@@ -29,49 +36,70 @@ class DeviceMemoryProbeTest {
     return (DeviceMemoryBandwidth) t.measurements().get(0);
   }
 
-  @Test
-  void everyDeviceNear621GBs() {
-    ProbeRun run = run(new DeviceMemorySettings(256L << 20, 1, 5, List.of()));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void everyDeviceNearTheLocalRate(SimFace face) {
+    ProbeRun run = run(face, new DeviceMemorySettings(256L << 20, 1, 5, List.of()));
 
     assertThat(run.probe()).isEqualTo("device_memory");
-    assertThat(run.targets()).extracting(TargetResult::target).containsExactly("dev0", "dev1");
-    for (int d = 0; d < 2; d++) {
+    assertThat(run.targets())
+        .extracting(TargetResult::target)
+        .containsExactlyElementsOf(
+            IntStream.range(0, face.devices()).mapToObj(d -> "dev" + d).toList());
+    double local = face.localBandwidth();
+    for (int d = 0; d < face.devices(); d++) {
       DeviceMemoryBandwidth b = only(run.targets().get(d));
       assertThat(b.device()).isEqualTo(d);
       assertThat(b.sizeBytes()).isEqualTo(256L << 20);
-      assertThat(b.bytesPerSecond()).isCloseTo(621e9, within(62.1e9));
-      assertThat(b.summary()).matches("dev" + d + " 256MiB 6\\d\\d\\.\\dGB/s local");
+      assertThat(b.bytesPerSecond()).isCloseTo(local, within(local * 0.1));
+      assertThat(b.summary()).matches("dev" + d + " 256MiB \\d+\\.\\dGB/s local");
     }
   }
 
   @Test
-  void oneGibOnOneDevice() {
-    ProbeRun run = run(new DeviceMemorySettings(1L << 30, 1, 2, List.of(1)));
+  void theA3FigureIsSeed000s() {
+    DeviceMemoryBandwidth b =
+        only(
+            run(SimFace.ASCEND, new DeviceMemorySettings(256L << 20, 1, 5, List.of(0)))
+                .targets()
+                .get(0));
+    assertThat(b.summary()).matches("dev0 256MiB 6\\d\\d\\.\\dGB/s local");
+  }
+
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void oneGibOnOneDevice(SimFace face) {
+    ProbeRun run = run(face, new DeviceMemorySettings(1L << 30, 1, 2, List.of(1)));
 
     assertThat(run.targets()).extracting(TargetResult::target).containsExactly("dev1");
     DeviceMemoryBandwidth b = only(run.targets().get(0));
     assertThat(b.sizeBytes()).isEqualTo(1L << 30);
-    assertThat(b.bytesPerSecond()).isCloseTo(621e9, within(62.1e9));
+    double local = face.localBandwidth();
+    assertThat(b.bytesPerSecond()).isCloseTo(local, within(local * 0.1));
   }
 
-  @Test
-  void aMissingDeviceFailsAloneAndTheOthersRun() {
-    ProbeRun run = run(new DeviceMemorySettings(1L << 20, 0, 2, List.of(5, 0)));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aMissingDeviceFailsAloneAndTheOthersRun(SimFace face) {
+    ProbeRun run = run(face, new DeviceMemorySettings(1L << 20, 0, 2, List.of(9, 0)));
 
-    assertThat(run.targets()).extracting(TargetResult::target).containsExactly("dev5", "dev0");
+    assertThat(run.targets()).extracting(TargetResult::target).containsExactly("dev9", "dev0");
     assertThat(run.targets().get(0).outcome()).isEqualTo(Outcome.ERROR);
-    assertThat(run.targets().get(0).error()).isEqualTo("no device 5 (found 2)");
+    assertThat(run.targets().get(0).error())
+        .isEqualTo("no device 9 (found " + face.devices() + ")");
     assertThat(run.targets().get(0).measurements()).isEmpty();
     only(run.targets().get(1));
   }
 
-  @Test
-  void aSizeAboveTheDeviceMemoryIsThatDevicesError() {
-    ProbeRun run = run(new DeviceMemorySettings(65L << 30, 0, 1, List.of(0)));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aSizeAboveTheDeviceMemoryIsThatDevicesError(SimFace face) {
+    long tooMuch = face.memoryBytes() + (1L << 30);
+    ProbeRun run = run(face, new DeviceMemorySettings(tooMuch, 0, 1, List.of(0)));
 
     TargetResult t = run.targets().get(0);
     assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-    assertThat(t.error()).contains("aclrtMalloc");
+    assertThat(t.error()).contains(face.symbol(SimFace.Call.DEVICE_MALLOC));
   }
 
   @Test

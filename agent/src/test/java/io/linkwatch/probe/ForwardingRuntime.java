@@ -52,6 +52,16 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public int hostDeviceId(int device) {
+    return delegate.hostDeviceId(device);
+  }
+
+  @Override
+  public Optional<String> pciBusId(int device) {
+    return delegate.pciBusId(device);
+  }
+
+  @Override
   public Optional<LinkType> linkType(int device, int other) {
     return delegate.linkType(device, other);
   }

@@ -9,18 +9,23 @@ import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.RuntimeTopologySource;
-import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.testing.SimControl;
+import io.linkwatch.testing.SimFace;
+import io.linkwatch.testing.SimFace.Call;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The p2p probe through the real JNA binding, against the sim's default Atlas 800T A3 profile. */
+/**
+ * The p2p probe through each real JNA binding (AscendCL, CUDA), against the sim's built-in profile
+ * of that face: an Atlas 800T A3 (two dies, SIO) and 8 x H200 (NVLink).
+ */
 class P2pProbeSimTest {
   private SimControl control;
 
@@ -35,7 +40,11 @@ class P2pProbeSimTest {
   }
 
   static ProbeRun run(ProbeSettings settings) {
-    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM)) {
+    return run(SimFace.ASCEND, settings);
+  }
+
+  static ProbeRun run(SimFace face, ProbeSettings settings) {
+    try (DeviceRuntime runtime = face.open()) {
       return settings
           .newProbe()
           .run(
@@ -74,64 +83,88 @@ class P2pProbeSimTest {
         .allSatisfy(m -> assertThat(((P2pBandwidth) m).link()).isEqualTo("SIO"));
   }
 
-  @Test
-  void anInjectedCopyFailureFailsTheTargetWithTheRuntimesWords() {
-    control.set("fail aclrtMemcpyAsync 507011");
-    ProbeRun run = run(new P2pSettings(List.of(1L << 20), 1, 2, List.of()));
+  /** Large copies run at the profile's link rate, and every pair is labelled with its link. */
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void largeCopiesRunAtTheLinkRate(SimFace face) {
+    ProbeRun run = run(face, new P2pSettings(List.of(1L << 30), 1, 3, face.firstPairs()));
+    assertThat(run.allSucceeded()).isTrue();
+    Map<String, Double> g = gbps(run);
+    double expected = face.linkBandwidth() / 1e9;
+    assertThat(g.get("0->1@1073741824")).isCloseTo(expected, within(expected * 0.1));
+    assertThat(g.get("1->0@1073741824")).isCloseTo(expected, within(expected * 0.1));
+    assertThat(run.targets().get(0).measurements())
+        .allSatisfy(m -> assertThat(((P2pBandwidth) m).link()).isEqualTo(face.link01()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void anInjectedCopyFailureFailsTheTargetWithTheRuntimesWords(SimFace face) {
+    String copy = face.symbol(Call.PEER_COPY_ASYNC);
+    control.set("fail " + copy + " " + face.deviceErrorCode());
+    ProbeRun run = run(face, new P2pSettings(List.of(1L << 20), 1, 2, face.firstPairs()));
     assertThat(run.targets())
         .hasSize(2)
         .allSatisfy(
             t -> {
               assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-              assertThat(t.error())
-                  .startsWith("aclrtMemcpyAsync returned 507011: ")
-                  .contains("injected fault");
+              assertThat(t.error()).startsWith(copy + " returned " + face.deviceErrorCode() + ": ");
               assertThat(t.measurements()).isEmpty();
             });
   }
 
-  @Test
-  void corruptedCopiesAreCaughtByTheDataCheck() {
-    control.set("corrupt aclrtMemcpyAsync");
-    ProbeRun run = run(new P2pSettings(List.of(1L << 20, 3L << 20), 0, 1, List.of()));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void corruptedCopiesAreCaughtByTheDataCheck(SimFace face) {
+    control.set("corrupt " + face.symbol(Call.PEER_COPY_ASYNC));
+    ProbeRun run = run(face, new P2pSettings(List.of(1L << 20, 3L << 20), 0, 1, face.firstPairs()));
     assertThat(run.targets()).allSatisfy(t -> assertThat(t.error()).contains("data mismatch"));
   }
 
-  @Test
-  void oneBrokenDirectionLeavesTheOtherMeasured() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void oneBrokenDirectionLeavesTheOtherMeasured(SimFace face) {
     control.set("link 0 1 scale 0.5");
-    Map<String, Double> g = gbps(run(new P2pSettings(List.of(64L << 20), 1, 5, List.of())));
-    // The scale halves the link's bandwidth, not its latency, so 64 MiB copies lose a bit less.
-    assertThat(g.get("0->1@67108864") / g.get("1->0@67108864")).isBetween(0.55, 0.68);
+    Map<String, Double> g =
+        gbps(run(face, new P2pSettings(List.of(256L << 20), 1, 5, face.firstPairs())));
+    // The scale halves the link's bandwidth, not its latency, so copies lose a bit less than half.
+    assertThat(g.get("0->1@268435456") / g.get("1->0@268435456")).isBetween(0.45, 0.68);
   }
 
-  @Test
-  void configuredPairsOnly() {
-    ProbeRun run = run(new P2pSettings(List.of(1L << 20), 0, 1, List.of(new DevicePair(1, 0))));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void configuredPairsOnly(SimFace face) {
+    ProbeRun run =
+        run(face, new P2pSettings(List.of(1L << 20), 0, 1, List.of(new DevicePair(1, 0))));
     assertThat(run.targets()).extracting(TargetResult::target).containsExactly("1->0");
   }
 
-  @Test
-  void aPairBeyondTheDevicesFailsClearly() {
-    ProbeRun run = run(new P2pSettings(List.of(1L << 20), 0, 1, List.of(new DevicePair(0, 7))));
-    assertThat(run.targets().get(0).error()).isEqualTo("no device 7 (found 2)");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aPairBeyondTheDevicesFailsClearly(SimFace face) {
+    ProbeRun run =
+        run(face, new P2pSettings(List.of(1L << 20), 0, 1, List.of(new DevicePair(0, 9))));
+    assertThat(run.targets().get(0).error())
+        .isEqualTo("no device 9 (found " + face.devices() + ")");
   }
 
   /** 100 runs with faults sprinkled in: every path releases what it took. */
-  @Test
-  void nothingLeaksAcrossRunsWithFaults() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void nothingLeaksAcrossRunsWithFaults(SimFace face) {
+    int code = face.deviceErrorCode();
     String[] faults = {
-      "fail aclrtMemcpyAsync 507011 after 3",
-      "fail aclrtMallocWithCfg 207001 after 1",
-      "corrupt aclrtMemcpyAsync",
-      "fail aclrtCreateEvent 100000 after 1",
-      "fail aclrtSynchronizeStream 507046 after 2",
-      "fail aclrtMemcpy 100000 after 2",
-      "fail aclrtRecordEvent 100000 after 1",
-      "fail aclrtMallocHost 207001",
+      "fail " + face.symbol(Call.PEER_COPY_ASYNC) + " " + code + " after 3",
+      "fail " + face.symbol(Call.DEVICE_MALLOC) + " 2 after 1",
+      "corrupt " + face.symbol(Call.PEER_COPY_ASYNC),
+      "fail " + face.symbol(Call.CREATE_EVENT) + " 1 after 1",
+      "fail " + face.symbol(Call.SYNCHRONIZE_STREAM) + " " + code + " after 2",
+      "fail " + face.symbol(Call.COPY) + " 1 after 2",
+      "fail " + face.symbol(Call.RECORD_EVENT) + " 1 after 1",
+      "fail " + face.symbol(Call.HOST_MALLOC) + " 2",
     };
     int failed = 0;
-    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM)) {
+    try (DeviceRuntime runtime = face.open()) {
       for (int i = 0; i < 100; i++) {
         if (i % 3 == 0) {
           control.set(faults[(i / 3) % faults.length]);
@@ -139,7 +172,7 @@ class P2pProbeSimTest {
           control.clear();
         }
         ProbeRun run =
-            new P2pSettings(List.of(256L << 10), 1, 2, List.of())
+            new P2pSettings(List.of(256L << 10), 1, 2, face.firstPairs())
                 .newProbe()
                 .run(
                     new ProbeContext(

@@ -6,16 +6,17 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.topology.RuntimeTopologySource;
-import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.HostBuffer;
-import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.testing.SimControl;
+import io.linkwatch.testing.SimFace;
+import io.linkwatch.testing.SimFace.Call;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A synchronous copy that corrupts data ({@code corrupt aclrtMemcpy}) is the path every integrity
@@ -35,8 +36,8 @@ class ReadbackCorruptionTest {
     control.close();
   }
 
-  private static ProbeRun run(ProbeSettings settings) {
-    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM)) {
+  private static ProbeRun run(SimFace face, ProbeSettings settings) {
+    try (DeviceRuntime runtime = face.open()) {
       long live = runtime.liveAllocations().orElseThrow();
       ProbeRun run =
           settings
@@ -59,38 +60,48 @@ class ReadbackCorruptionTest {
             });
   }
 
-  @Test
-  void p2pFailsWithADataMismatch() {
-    control.set("corrupt aclrtMemcpy");
-    assertEveryTargetMismatches(run(new P2pSettings(List.of(1L << 20), 0, 1, List.of())));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void p2pFailsWithADataMismatch(SimFace face) {
+    control.set("corrupt " + face.symbol(Call.READBACK));
+    assertEveryTargetMismatches(
+        run(face, new P2pSettings(List.of(1L << 20), 0, 1, face.firstPairs())));
   }
 
-  @Test
-  void hostTransferFailsWithADataMismatch() {
-    control.set("corrupt aclrtMemcpy");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void hostTransferFailsWithADataMismatch(SimFace face) {
+    control.set("corrupt " + face.symbol(Call.READBACK));
     assertEveryTargetMismatches(
         run(
+            face,
             new HostTransferSettings(
                 List.of(1L << 20), 0, 1, List.of(0), List.of(0), List.of("pinned", "pageable"))));
   }
 
-  @Test
-  void deviceMemoryFailsWithADataMismatch() {
-    control.set("corrupt aclrtMemcpy");
-    assertEveryTargetMismatches(run(new DeviceMemorySettings(1L << 20, 0, 1, List.of())));
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void deviceMemoryFailsWithADataMismatch(SimFace face) {
+    control.set("corrupt " + face.symbol(Call.READBACK));
+    assertEveryTargetMismatches(run(face, new DeviceMemorySettings(1L << 20, 0, 1, List.of())));
   }
 
-  @Test
-  void p2pBidirectionalFailsWithADataMismatch() {
-    control.set("corrupt aclrtMemcpy");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void p2pBidirectionalFailsWithADataMismatch(SimFace face) {
+    control.set("corrupt " + face.symbol(Call.READBACK));
     assertEveryTargetMismatches(
-        run(new P2pBidirectionalSettings(List.of(1L << 20), 0, 1, List.of())));
+        run(
+            face,
+            new P2pBidirectionalSettings(
+                List.of(1L << 20), 0, 1, face.firstPairs().subList(0, 1))));
   }
 
   /** The failure the pattern check prevents: two corrupting readbacks agree with each other. */
-  @Test
-  void twoReadbacksThroughTheCorruptingCopyAgree() {
-    try (DeviceRuntime runtime = AscendRuntime.open(Backend.SIM);
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void twoReadbacksThroughTheCorruptingCopyAgree(SimFace face) {
+    try (DeviceRuntime runtime = face.open();
         DeviceBuffer src = runtime.allocate(0, 1 << 20);
         DeviceBuffer dst = runtime.allocate(0, 1 << 20);
         HostBuffer a = runtime.allocatePinned(DataCheck.BLOCK);
@@ -98,7 +109,7 @@ class ReadbackCorruptionTest {
       DataCheck check = new DataCheck(runtime);
       DataCheck.Pattern written = check.fill(src, 7);
       runtime.copy(dst, 0, src, 0, 1 << 20);
-      control.set("corrupt aclrtMemcpy");
+      control.set("corrupt " + face.symbol(Call.READBACK));
       byte[] ea = new byte[DataCheck.BLOCK];
       byte[] eb = new byte[DataCheck.BLOCK];
       runtime.copy(a, 0, src, 0, DataCheck.BLOCK);

@@ -2,6 +2,7 @@ package io.linkwatch.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.LinkInfo;
 import io.linkwatch.probe.result.Measurement;
@@ -15,16 +16,58 @@ import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.LinkType;
+import io.linkwatch.testing.SimFace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Against the sim's default profile: two Ascend910_9382 dies (phy 2 and 3) joined by SIO. */
 class TopologyProbeTest {
   private static ProbeRun run(TopologySource source) {
-    try (DeviceRuntime runtime = SimRuntime.open()) {
-      return new TopologySettings().newProbe().run(SimRuntime.context(runtime, source));
+    return run(SimFace.ASCEND, source, HostPaths.system());
+  }
+
+  private static ProbeRun run(SimFace face, TopologySource source, HostPaths paths) {
+    try (DeviceRuntime runtime = face.open()) {
+      return new TopologySettings()
+          .newProbe()
+          .run(new ProbeContext(runtime, source, paths, Progress.NONE));
     }
+  }
+
+  /**
+   * On CUDA the links come from NVML (NVLink P2P status, else the PCIe path), and each device's
+   * NUMA node and local CPUs from its PCI function in sysfs: here a fixture tree with the H200
+   * profile's first two bus ids, one device with a node and one that sysfs does not place (-1).
+   */
+  @Test
+  void cudaLinksFromNvmlAndPlacementFromSysfs(@TempDir Path root) throws IOException {
+    Path pci = root.resolve("sys/bus/pci/devices");
+    Files.createDirectories(pci.resolve("0000:18:00.0"));
+    Files.writeString(pci.resolve("0000:18:00.0/numa_node"), "0\n");
+    Files.writeString(pci.resolve("0000:18:00.0/local_cpulist"), "0-55,112-167\n");
+    Files.createDirectories(pci.resolve("0000:2a:00.0"));
+    Files.writeString(pci.resolve("0000:2a:00.0/numa_node"), "-1\n");
+    HostPaths paths = new HostPaths(root.resolve("proc"), root.resolve("sys"));
+
+    ProbeRun run =
+        run(SimFace.CUDA, new FallbackTopologySource(new RuntimeTopologySource()), paths);
+
+    assertThat(of(run, "links"))
+        .hasSize(56)
+        .allSatisfy(m -> assertThat(((LinkInfo) m).link()).isEqualTo("NVLINK"));
+    long h200 = SimFace.CUDA.memoryBytes();
+    assertThat(of(run, "dev0"))
+        .containsExactly(new DeviceInfo(0, "NVIDIA H200", "0", "0", "0-55,112-167", h200));
+    assertThat(of(run, "dev1"))
+        .containsExactly(new DeviceInfo(1, "NVIDIA H200", "1", "", "", h200));
+    assertThat(of(run, "dev7")).hasSize(1);
   }
 
   private static List<Measurement> of(ProbeRun run, String target) {
@@ -70,26 +113,31 @@ class TopologyProbeTest {
     assertThat(dev1.summary()).isEqualTo("dev1 Ascend910_9382 64GiB phy 3 cpus 24-47,120-143");
   }
 
-  @Test
-  void noTopologyFailsTheLinksTargetOnly() {
-    ProbeRun run = run(r -> Topology.NONE);
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void noTopologyFailsTheLinksTargetOnly(SimFace face) {
+    ProbeRun run = run(face, r -> Topology.NONE, HostPaths.system());
 
     TargetResult links = run.targets().get(0);
     assertThat(links.target()).isEqualTo("links");
     assertThat(links.outcome()).isEqualTo(Outcome.ERROR);
     assertThat(links.error())
-        .isEqualTo("no topology source answered (aclrtGetDevicesTopo, then the topology command)");
+        .isEqualTo(
+            face == SimFace.CUDA
+                ? "no topology source answered (NVML)"
+                : "no topology source answered (aclrtGetDevicesTopo, then the topology command)");
     assertThat(links.measurements()).isEmpty();
     assertThat(of(run, "dev0")).hasSize(1);
     assertThat(of(run, "dev1")).hasSize(1);
   }
 
-  @Test
-  void p2pMeasurementsCarryTheLinkFromTheTopology() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void p2pMeasurementsCarryTheLinkFromTheTopology(SimFace face) {
     ProbeRun run;
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+    try (DeviceRuntime runtime = face.open()) {
       run =
-          new P2pSettings(List.of(1L << 20), 0, 2, List.of())
+          new P2pSettings(List.of(1L << 20), 0, 2, face.firstPairs())
               .newProbe()
               .run(
                   SimRuntime.context(
@@ -99,6 +147,6 @@ class TopologyProbeTest {
     assertThat(run.targets())
         .flatExtracting(TargetResult::measurements)
         .hasSize(2)
-        .allSatisfy(m -> assertThat(((P2pBandwidth) m).link()).isEqualTo("SIO"));
+        .allSatisfy(m -> assertThat(((P2pBandwidth) m).link()).isEqualTo(face.link01()));
   }
 }

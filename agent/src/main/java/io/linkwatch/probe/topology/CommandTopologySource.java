@@ -1,5 +1,6 @@
 package io.linkwatch.probe.topology;
 
+import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.util.ExternalCommand;
@@ -51,6 +52,11 @@ public final class CommandTopologySource implements TopologySource {
    * ids would name the wrong devices, so the answer is {@link Topology#NONE}. A null runtime skips
    * that check.
    */
+  @Override
+  public boolean appliesTo(DeviceRuntime runtime) {
+    return runtime.backend().vendor() == Backend.Vendor.ASCEND;
+  }
+
   @Override
   public Topology load(DeviceRuntime runtime) {
     String stdout;

@@ -42,6 +42,9 @@ public final class FallbackTopologySource implements TopologySource {
   @Override
   public Topology load(DeviceRuntime runtime) {
     for (TopologySource source : sources) {
+      if (!source.appliesTo(runtime)) {
+        continue;
+      }
       Topology topology;
       try {
         topology = source.load(runtime);

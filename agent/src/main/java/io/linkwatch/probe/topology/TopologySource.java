@@ -6,4 +6,9 @@ import io.linkwatch.runtime.DeviceRuntime;
 @FunctionalInterface
 public interface TopologySource {
   Topology load(DeviceRuntime runtime);
+
+  /** Whether this source can know the runtime's devices at all (npu-smi knows Ascend only). */
+  default boolean appliesTo(DeviceRuntime runtime) {
+    return true;
+  }
 }

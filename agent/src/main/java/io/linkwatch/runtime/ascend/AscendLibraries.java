@@ -4,6 +4,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.runtime.binding.SimLibrary;
 import io.linkwatch.runtime.calls.CallJournal;
 import io.linkwatch.runtime.calls.TracedLibrary;
 import java.util.List;
@@ -18,8 +19,6 @@ import java.util.Optional;
  * other probes. Every library's calls are marked in the {@link CallJournal} it is loaded with.
  */
 public final class AscendLibraries {
-  static final String SIM_LIBRARY_ENV = "LINKWATCH_SIM_LIBRARY";
-
   private final Backend backend;
   private final AclLibrary acl;
   private final Optional<SimLibrary> sim;
@@ -44,7 +43,7 @@ public final class AscendLibraries {
 
   public static AscendLibraries load(Backend backend, CallJournal journal) {
     if (backend == Backend.SIM) {
-      String path = simLibraryName();
+      String path = SimLibrary.path();
       try {
         return new AscendLibraries(
             backend,
@@ -66,9 +65,14 @@ public final class AscendLibraries {
     }
   }
 
-  private static String simLibraryName() {
-    String override = System.getenv(SIM_LIBRARY_ENV);
-    return override != null && !override.isBlank() ? override : "linkwatch-sim";
+  /** Whether CANN's libascendcl.so can be loaded here, without initializing it. */
+  public static boolean present() {
+    try {
+      NativeLibrary.getInstance("ascendcl");
+      return true;
+    } catch (UnsatisfiedLinkError e) {
+      return false;
+    }
   }
 
   private static String firstLine(Throwable e) {

@@ -21,6 +21,8 @@ import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
 import io.linkwatch.runtime.ToleratedFailure;
+import io.linkwatch.runtime.binding.PointerHostBuffer;
+import io.linkwatch.runtime.binding.SimLibrary;
 import io.linkwatch.runtime.calls.CallJournal;
 import java.util.ArrayList;
 import java.util.Collections;

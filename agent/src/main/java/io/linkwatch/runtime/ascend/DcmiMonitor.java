@@ -65,6 +65,17 @@ public final class DcmiMonitor implements DeviceMonitor {
   }
 
   @Override
+  public String source() {
+    return "dcmi";
+  }
+
+  /** Not permitted, in a container, not supported: none changes within a process. */
+  @Override
+  public boolean permanent(int code) {
+    return code == -8002 || code == -8013 || code == -8255;
+  }
+
+  @Override
   public List<DeviceProcess> processes(int device) {
     int[] c = card(device);
     DcmiLibrary.ProcMemInfo first = new DcmiLibrary.ProcMemInfo();

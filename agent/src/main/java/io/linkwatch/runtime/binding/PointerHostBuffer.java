@@ -1,17 +1,17 @@
-package io.linkwatch.runtime.ascend;
+package io.linkwatch.runtime.binding;
 
 import com.sun.jna.Pointer;
 import io.linkwatch.runtime.HostBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A host buffer at a native address, released by the action it was made with. */
-final class PointerHostBuffer implements HostBuffer {
+public final class PointerHostBuffer implements HostBuffer {
   private final Pointer pointer;
   private final long size;
   private final Runnable release;
   private final AtomicBoolean open = new AtomicBoolean(true);
 
-  PointerHostBuffer(Pointer pointer, long size, Runnable release) {
+  public PointerHostBuffer(Pointer pointer, long size, Runnable release) {
     this.pointer = pointer;
     this.size = size;
     this.release = release;

@@ -1,0 +1,28 @@
+package io.linkwatch.runtime.cuda;
+
+import com.sun.jna.Library;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+
+/**
+ * The NCCL subset ({@code nccl.h}, {@code libnccl.so.2}) the collective probes use: one process
+ * drives every rank, one thread per rank, so no group calls are needed. No logic here.
+ */
+public interface NcclLibrary extends Library {
+  int ncclGetVersion(IntByReference version);
+
+  int ncclCommInitAll(Pointer[] comms, int ndev, int[] devices);
+
+  int ncclCommDestroy(Pointer comm);
+
+  int ncclAllReduce(
+      Pointer send, Pointer recv, long count, int dataType, int op, Pointer comm, Pointer stream);
+
+  int ncclAllGather(
+      Pointer send, Pointer recv, long sendCount, int dataType, Pointer comm, Pointer stream);
+
+  String ncclGetErrorString(int code);
+
+  /** {@code ncclRedOp_t} value for a sum. */
+  int NCCL_SUM = 0;
+}
