@@ -42,7 +42,23 @@ static const char *const known_fns[] = {
     "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
     "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce", "HcclAllGather",
     "HcclCommDestroy", "HcclGetErrorString", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
-    "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", NULL
+    "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate",
+    /* the CUDA face: driver API, NVML, NCCL */
+    "cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
+    "cuDeviceTotalMem_v2", "cuDeviceGetPCIBusId", "cuDeviceCanAccessPeer", "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxRelease_v2", "cuCtxSetCurrent", "cuCtxGetDevice", "cuCtxEnablePeerAccess",
+    "cuMemGetInfo_v2", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemHostAlloc", "cuMemFreeHost",
+    "cuMemHostRegister_v2", "cuMemHostUnregister", "cuStreamCreate", "cuStreamDestroy_v2",
+    "cuStreamSynchronize", "cuStreamWaitEvent", "cuEventCreate", "cuEventRecord", "cuEventSynchronize",
+    "cuEventElapsedTime", "cuEventDestroy_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoD_v2",
+    "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2", "cuMemcpyPeerAsync",
+    "cuMemcpyPeer", "cuGetErrorString", "cuGetErrorName",
+    "nvmlInit_v2", "nvmlShutdown", "nvmlErrorString", "nvmlDeviceGetCount_v2",
+    "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetName",
+    "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetP2PStatus",
+    "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetUtilizationRates",
+    "ncclGetVersion", "ncclCommInitAll", "ncclCommDestroy", "ncclAllReduce", "ncclAllGather",
+    "ncclGetErrorString", NULL
 };
 
 static pthread_mutex_t cl = PTHREAD_MUTEX_INITIALIZER;  /* never held while taking lw.lock */
@@ -239,8 +255,17 @@ static void refresh(void)
     parse_control(text);
 }
 
+/* The face a function belongs to, from its name: the CUDA driver API, NVML and
+ * NCCL names start with cu, nvml and nccl; no AscendCL, HCCL or DCMI name does. */
+static int face_of(const char *fn)
+{
+    return strncmp(fn, "cu", 2) == 0 || strncmp(fn, "nvml", 4) == 0 || strncmp(fn, "nccl", 4) == 0
+               ? LW_FACE_CUDA : LW_FACE_ACL;
+}
+
 int lw_enter(const char *fn)
 {
+    lw_face = face_of(fn);
     bool announced = false;
     for (;;) {
         pthread_mutex_lock(&cl);
@@ -284,7 +309,8 @@ int lw_enter(const char *fn)
             nanosleep(&ts, NULL);
             continue;
         }
-        /* DCMI has no recent-error text: a DCMI fault must not sit in AscendCL's unread messages. */
+        /* DCMI has no recent-error text: a DCMI fault must not sit in AscendCL's unread messages
+         * (the CUDA face's are dropped by lw_err). */
         if (code && strncmp(fn, "dcmi_", 5) != 0)
             lw_err("injected fault: %s returned %d", fn, code);
         return code;

@@ -11,15 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-enum path_kind { P_H2H, P_H2D, P_D2H, P_D2D };
-
-struct plan {
-    enum path_kind path;
-    int src_dev, dst_dev;
-    bool host_pinned;           /* H2D/D2H: host side is page-locked */
-    const void *host_ptr;       /* H2D/D2H: the host side */
-    struct lw_stream *stream;   /* clock to advance; NULL for none */
-};
+/* The plan (struct lw_copy_plan) and its execution are shared with the CUDA
+ * face (cuda.c), which validates by its own rules and runs the same model. */
+enum { P_H2H = LW_P_H2H, P_H2D = LW_P_H2D, P_D2H = LW_P_D2H, P_D2D = LW_P_D2D };
 
 /* Checks that [p, p+count) lies inside the device allocation a. */
 static int check_span(const char *fn, const char *side, const void *p, size_t count,
@@ -36,7 +30,7 @@ static int check_span(const char *fn, const char *side, const void *p, size_t co
 
 /* Validation and planning; lock held. */
 static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count,
-                     int kind, bool async, aclrtStream stream, struct plan *pl)
+                     int kind, bool async, aclrtStream stream, struct lw_copy_plan *pl)
 {
     int rc = lw_check_init(fn);
     if (rc)
@@ -131,7 +125,7 @@ static int plan_copy(const char *fn, void *dst, size_t destMax, const void *src,
  * link, each getting bidirectional/2 of one direction's bandwidth; the first
  * was charged at the full rate, which is exact for equal sizes started
  * together (the pair ends when the second does).  Lock held. */
-static bool opposite_in_flight(const struct plan *pl)
+static bool opposite_in_flight(const struct lw_copy_plan *pl)
 {
     if (!pl->stream)
         return false;
@@ -141,15 +135,15 @@ static bool opposite_in_flight(const struct plan *pl)
 }
 
 /* Remembers this copy's span for opposite_in_flight; lock held. */
-static void note_link_use(const struct plan *pl, double secs)
+static void note_link_use(const struct lw_copy_plan *pl, double secs)
 {
-    if (pl->path == P_D2D && pl->src_dev != pl->dst_dev && pl->stream)
+    if (pl->path == P_D2D && pl->src_dev != pl->dst_dev && !pl->staged && pl->stream)
         lw.link_use[pl->src_dev][pl->dst_dev] =
             (struct lw_link_use){ pl->stream->device, pl->stream->clock, pl->stream->clock + secs };
 }
 
 /* Modeled seconds for the planned copy; lock held. */
-static double model_seconds(const struct plan *pl, size_t count, int cpu_node, int mem_node)
+static double model_seconds(const struct lw_copy_plan *pl, size_t count, int cpu_node, int mem_node)
 {
     const struct lw_profile *p = &lw.prof;
     struct lw_path path = p->local;
@@ -157,7 +151,13 @@ static double model_seconds(const struct plan *pl, size_t count, int cpu_node, i
     case P_H2H:
         break;
     case P_D2D:
-        if (pl->src_dev != pl->dst_dev) {
+        if (pl->staged) {
+            /* Through host memory, as a driver does without peer access: two
+             * pinned hops, pipelined, so the slower direction's rate and both
+             * latencies. */
+            path = (struct lw_path){ p->pinned_h2d < p->pinned_d2h ? p->pinned_h2d : p->pinned_d2h,
+                                     2 * p->pinned_latency };
+        } else if (pl->src_dev != pl->dst_dev) {
             path = p->link[pl->src_dev][pl->dst_dev].path;
             path.bandwidth *= lw_fault_link_scale(lw_physical(pl->src_dev), lw_physical(pl->dst_dev));
             if (opposite_in_flight(pl))
@@ -190,31 +190,36 @@ static aclError do_copy(const char *fn, void *dst, size_t destMax, const void *s
     int rc = lw_enter(fn);
     if (rc)
         return rc;
-    struct plan pl = { 0 };
+    struct lw_copy_plan pl = { 0 };
     lw_lock();
     rc = plan_copy(fn, dst, destMax, src, count, kind, async, stream, &pl);
     lw_unlock();
     if (rc)
         return rc;
+    lw_copy_execute(fn, &pl, dst, src, count);
+    return ACL_SUCCESS;
+}
 
+void lw_copy_execute(const char *fn, const struct lw_copy_plan *pl, void *dst, const void *src,
+                     size_t count)
+{
     int cpu_node = 0, mem_node = 0;
-    if (pl.host_ptr && !pl.host_pinned) {
+    if (pl->host_ptr && !pl->host_pinned) {
         cpu_node = lw_cpu_node();
-        mem_node = lw_mem_node(pl.host_ptr, cpu_node);
+        mem_node = lw_mem_node(pl->host_ptr, cpu_node);
     }
     memmove(dst, src, count);
     if (lw_fault_corrupt(fn))
         lw_corrupt_bytes(dst, count);
 
     lw_lock();
-    double secs = model_seconds(&pl, count, cpu_node, mem_node);
+    double secs = model_seconds(pl, count, cpu_node, mem_node);
     /* The default streams are recreated by aclInit; only touch a live one. */
-    if (pl.stream && lw.initialized) {
-        note_link_use(&pl, secs);
-        pl.stream->clock += secs;
+    if (pl->stream && lw.initialized) {
+        note_link_use(pl, secs);
+        pl->stream->clock += secs;
     }
     lw_unlock();
-    return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)

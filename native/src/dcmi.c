@@ -35,7 +35,7 @@ int dcmi_init(void)
         return rc;
     struct lw_profile p;
     char err[512];
-    if (lw_profile_load(&p, err, sizeof err) != 0) {
+    if (lw_profile_load(LW_FACE_ACL, &p, err, sizeof err) != 0) {
         fprintf(stderr, "linkwatch-sim: dcmi_init: bad simulator profile: %s\n", err);
         return DCMI_ERR_INVALID_PARAM;
     }

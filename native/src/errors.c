@@ -7,7 +7,7 @@
  * the newest).  The sim does the same: each failure, HCCL's included, puts its
  * text on top of what is still unread, so a caller that does not drain after a
  * failure gets stale text with its next error.  Every failing path must leave a
- * message that names the function.
+ * message that names the function.  The CUDA face keeps no text (see lw_err).
  */
 #include "internal.h"
 #include <stdarg.h>
@@ -22,6 +22,10 @@ static _Thread_local char handed_out[512];
 
 void lw_err(const char *fmt, ...)
 {
+    /* The CUDA face reports by code only (cuGetErrorString is a fixed text per
+     * code): its failures must not sit in AscendCL's unread messages. */
+    if (lw_face == LW_FACE_CUDA)
+        return;
     char msg[sizeof stored];
     va_list ap;
     va_start(ap, fmt);

@@ -7,7 +7,8 @@
  * allgather: copies rank k's send buffer to block k of every recv buffer) and
  * sets all ranks' stream clocks to max(arrival clocks) + the modeled
  * duration, which is what events around a real collective would show (the
- * slowest rank gates everyone).
+ * slowest rank gates everyone).  NCCL's collectives (nccl.c) run through the
+ * same lw_comm_create / lw_collective, in the CUDA face's state.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -27,13 +28,14 @@ struct slot {
 };
 
 struct lw_group {
+    const char *fn;        /* the exported call of this round (fault rules, messages) */
     pthread_mutex_t m;
     pthread_cond_t cv;     /* CLOCK_MONOTONIC, so wall-clock jumps don't fire timeouts */
     int n;
     int live;              /* comms not yet destroyed; the group dies with the last */
     uint64_t round;        /* completed collective rounds */
     int arrived;
-    enum coll { ALLREDUCE, ALLGATHER } coll;   /* what the ranks of this round called */
+    int coll;              /* what the ranks of this round called: enum lw_coll */
     uint64_t count;        /* per rank: allreduce's count, allgather's sendCount */
     int type, op;
     struct slot *slots;
@@ -43,7 +45,10 @@ struct lw_comm {
     uint32_t magic;
     struct lw_group *g;
     int rank, device;
+    int face;              /* HCCL's comms and NCCL's never mix */
 };
+
+enum { ALLREDUCE = LW_ALLREDUCE, ALLGATHER = LW_ALLGATHER };
 
 static struct lw_comm **comms;   /* live comms; lw.lock */
 static size_t ncomms, capcomms;
@@ -52,7 +57,7 @@ static bool comm_live(const void *c)
 {
     for (size_t i = 0; i < ncomms; i++)
         if (comms[i] == c)
-            return true;
+            return comms[i]->face == lw_face;
     return false;
 }
 
@@ -88,14 +93,28 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *out)
                 return HCCL_E_PARA;
             }
     }
+    lw_unlock();
+    int n = (int)ndev, devs[LW_MAX_DEVICES];
+    for (int i = 0; i < n; i++)
+        devs[i] = devices[i];
+    if (lw_comm_create(n, devs, out) != 0) {
+        lw_err("HcclCommInitAll: out of memory");
+        return HCCL_E_MEMORY;
+    }
+    return HCCL_SUCCESS;
+}
+
+int lw_comm_create(int ndev, const int *devices, void **out)
+{
+    lw_lock();
     struct lw_group *g = calloc(1, sizeof *g);
-    struct slot *slots = calloc(ndev, sizeof *slots);
-    struct lw_comm **made = calloc(ndev, sizeof *made);
+    struct slot *slots = calloc((size_t)ndev, sizeof *slots);
+    struct lw_comm **made = calloc((size_t)ndev, sizeof *made);
     bool ok = g && slots && made;
-    for (uint32_t i = 0; ok && i < ndev; i++)
+    for (int i = 0; ok && i < ndev; i++)
         ok = (made[i] = calloc(1, sizeof **made)) != NULL;
-    if (ok && ncomms + ndev > capcomms) {
-        size_t nc = (ncomms + ndev) * 2;
+    if (ok && ncomms + (size_t)ndev > capcomms) {
+        size_t nc = (ncomms + (size_t)ndev) * 2;
         struct lw_comm **nlist = realloc(comms, nc * sizeof *nlist);
         ok = nlist != NULL;
         if (ok) {
@@ -104,14 +123,13 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *out)
         }
     }
     if (!ok) {
-        for (uint32_t i = 0; made && i < ndev; i++)
+        for (int i = 0; made && i < ndev; i++)
             free(made[i]);
         free(made);
         free(slots);
         free(g);
-        lw_err("HcclCommInitAll: out of memory");
         lw_unlock();
-        return HCCL_E_MEMORY;
+        return -1;
     }
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -119,18 +137,18 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *out)
     pthread_cond_init(&g->cv, &ca);
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&g->m, NULL);
-    g->n = (int)ndev;
-    g->live = (int)ndev;
+    g->n = ndev;
+    g->live = ndev;
     g->slots = slots;
-    for (uint32_t i = 0; i < ndev; i++) {
-        *made[i] = (struct lw_comm){ COMM_MAGIC, g, (int)i, devices[i] };
+    for (int i = 0; i < ndev; i++) {
+        *made[i] = (struct lw_comm){ COMM_MAGIC, g, i, devices[i], lw_face };
         comms[ncomms++] = made[i];
         out[i] = made[i];
         lw_count(LW_CNT_COMM, 1);
     }
     free(made);
     lw_unlock();
-    return HCCL_SUCCESS;
+    return 0;
 }
 
 HcclResult HcclCommDestroy(HcclComm comm)
@@ -138,11 +156,19 @@ HcclResult HcclCommDestroy(HcclComm comm)
     int rc = lw_enter("HcclCommDestroy");
     if (rc)
         return (HcclResult)rc;
+    if (lw_comm_destroy(comm) != 0) {
+        lw_err("HcclCommDestroy: %p is not a live communicator", comm);
+        return HCCL_E_PARA;
+    }
+    return HCCL_SUCCESS;
+}
+
+int lw_comm_destroy(void *comm)
+{
     lw_lock();
     if (!comm || !comm_live(comm)) {
-        lw_err("HcclCommDestroy: %p is not a live communicator", comm);
         lw_unlock();
-        return HCCL_E_PARA;
+        return -1;
     }
     for (size_t i = 0; i < ncomms; i++)
         if (comms[i] == comm) {
@@ -164,7 +190,7 @@ HcclResult HcclCommDestroy(HcclComm comm)
     }
     c->magic = 0;
     free(c);
-    return HCCL_SUCCESS;
+    return 0;
 }
 
 /* Timeout in seconds: HCCL_EXEC_TIMEOUT wins over the profile. */
@@ -180,17 +206,11 @@ static double exec_timeout(void)
     return lw.prof.hccl_timeout;
 }
 
-static const char *coll_name(enum coll k)
-{
-    return k == ALLREDUCE ? "HcclAllReduce" : "HcclAllGather";
-}
-
 /* Argument checks; lw.lock held.  The recv buffer holds count elements for
  * an allreduce, n * count for an allgather; op is checked for allreduce. */
-static HcclResult check_args(enum coll k, void *send, void *recv, uint64_t count, int type, int op,
+static HcclResult check_args(const char *fn, int k, void *send, void *recv, uint64_t count, int type, int op,
                              struct lw_comm *c, aclrtStream stream, struct lw_stream **sp)
 {
-    const char *fn = coll_name(k);
     if (!c || !comm_live(c)) {
         lw_err("%s: comm %p is not a live communicator", fn, (void *)c);
         return HCCL_E_PARA;
@@ -261,7 +281,7 @@ static void complete_round(struct lw_group *g)
             for (int k = 0; k < g->n; k++)
                 memmove((char *)recv[r] + (size_t)k * bytes, send[k], bytes);
     }
-    if (lw_fault_corrupt(coll_name(g->coll)))
+    if (lw_fault_corrupt(g->fn))
         for (int r = 0; r < g->n; r++)
             lw_corrupt_bytes(recv[r], recv_bytes);
 
@@ -294,18 +314,23 @@ static void complete_round(struct lw_group *g)
 
 /* One rank's call of either collective: check, meet the others, and let the
  * last one in complete the round. */
-static HcclResult collective(enum coll k, void *sendBuf, void *recvBuf, uint64_t count,
+static HcclResult collective(const char *fn, int k, void *sendBuf, void *recvBuf, uint64_t count,
                              HcclDataType dataType, int op, HcclComm comm, aclrtStream stream)
 {
-    const char *fn = coll_name(k);
     int rc = lw_enter(fn);
     if (rc)
         return (HcclResult)rc;
+    return lw_collective(fn, k, sendBuf, recvBuf, count, (int)dataType, op, comm, stream);
+}
+
+HcclResult lw_collective(const char *fn, int k, void *sendBuf, void *recvBuf, uint64_t count,
+                         int dataType, int op, void *comm, void *stream)
+{
     struct lw_comm *c = comm;
     struct lw_stream *s = NULL;
     lw_lock();
     HcclResult hr = lw.initialized
-                        ? check_args(k, sendBuf, recvBuf, count, (int)dataType, op, c, stream, &s)
+                        ? check_args(fn, k, sendBuf, recvBuf, count, (int)dataType, op, c, stream, &s)
                         : HCCL_E_RUNTIME;
     if (!lw.initialized)
         lw_err("%s: aclInit has not been called", fn);
@@ -320,7 +345,7 @@ static HcclResult collective(enum coll k, void *sendBuf, void *recvBuf, uint64_t
                            g->op != op)) {
         lw_err("%s: rank %d passed count %llu type %d op %d but the other ranks called %s with "
                "count %llu type %d op %d", fn, c->rank, (unsigned long long)count, (int)dataType, op,
-               coll_name(g->coll), (unsigned long long)g->count, g->type, g->op);
+               g->fn, (unsigned long long)g->count, g->type, g->op);
         pthread_mutex_unlock(&g->m);
         return HCCL_E_PARA;
     }
@@ -330,6 +355,7 @@ static HcclResult collective(enum coll k, void *sendBuf, void *recvBuf, uint64_t
         return HCCL_E_PARA;
     }
     g->coll = k;
+    g->fn = fn;
     g->count = count;
     g->type = (int)dataType;
     g->op = op;
@@ -369,12 +395,12 @@ static HcclResult collective(enum coll k, void *sendBuf, void *recvBuf, uint64_t
 HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
                          HcclReduceOp op, HcclComm comm, aclrtStream stream)
 {
-    return collective(ALLREDUCE, sendBuf, recvBuf, count, dataType, (int)op, comm, stream);
+    return collective("HcclAllReduce", ALLREDUCE, sendBuf, recvBuf, count, dataType, (int)op, comm, stream);
 }
 
 /* recvBuf holds sendCount elements from every rank, rank k's at block k. */
 HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
                          HcclComm comm, aclrtStream stream)
 {
-    return collective(ALLGATHER, sendBuf, recvBuf, sendCount, dataType, -1, comm, stream);
+    return collective("HcclAllGather", ALLGATHER, sendBuf, recvBuf, sendCount, dataType, -1, comm, stream);
 }

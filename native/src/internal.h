@@ -7,6 +7,7 @@
 #define LW_INTERNAL_H
 
 #include "linkwatch_sim.h"
+#include "linkwatch_sim_cuda.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -14,9 +15,23 @@
 #define LW_MAX_DEVICES 64
 #define LW_MAX_PAGEABLE 64
 
+/* ---- faces ---- */
+/* The library speaks two device APIs over one core: AscendCL/HCCL/DCMI and the
+ * CUDA driver API/NVML/NCCL.  Each face keeps its own runtime state (profile,
+ * devices, current device, peer access), so a process that loads both - a test
+ * JVM running the Ascend and the CUDA binding one after the other - sees two
+ * independent runtimes.  Registries (memory, streams, comms) are shared and
+ * tag each entry with its face; one face never resolves the other's handles. */
+enum { LW_FACE_ACL = 0, LW_FACE_CUDA = 1, LW_FACES };
+/* The face of the exported call this thread is in; lw_enter sets it from the
+ * function's name, so it is right before any state is touched. */
+extern _Thread_local int lw_face;
+
 /* ---- profile (profile.c) ---- */
+/* NVLINK, PXB and NODE are the CUDA face's; they have no AscendCL topology bit. */
 enum lw_link_type { LW_LINK_NONE = 0, LW_LINK_HCCS, LW_LINK_PIX, LW_LINK_PHB, LW_LINK_SYS,
-                    LW_LINK_SIO, LW_LINK_HCCS_SW };
+                    LW_LINK_SIO, LW_LINK_HCCS_SW, LW_LINK_NVLINK, LW_LINK_PXB, LW_LINK_NODE,
+                    LW_LINK_LAST = LW_LINK_NODE };
 
 struct lw_path {          /* one modeled path: seconds = latency + bytes / bandwidth */
     double bandwidth;     /* bytes per second */
@@ -27,6 +42,11 @@ struct lw_link {
     int type;             /* enum lw_link_type, LW_LINK_NONE when absent */
     struct lw_path path;
     double bidirectional; /* both directions at once move this many times one direction */
+    int pcie;             /* the pair's PCIe path (PIX PXB PHB NODE SYS) as NVML reports it */
+};
+
+struct lw_pci {           /* a PCI address, DDDD:BB:DD.F */
+    unsigned domain, bus, device, function;
 };
 
 /* Both directions of a link at once, over one direction alone: seed 002's A3
@@ -43,6 +63,7 @@ struct lw_profile {
     int ndev;
     uint64_t memory[LW_MAX_DEVICES];
     int phy[LW_MAX_DEVICES];
+    struct lw_pci pci[LW_MAX_DEVICES];
     char affinity[LW_MAX_DEVICES][64];
     struct lw_link link[LW_MAX_DEVICES][LW_MAX_DEVICES];
     struct lw_path local;
@@ -61,15 +82,18 @@ struct lw_profile {
 /* Parses text into *p; on failure writes "NAME:LINE: reason" into err. */
 int lw_profile_parse(const char *text, const char *name, struct lw_profile *p,
                      char *err, size_t errlen);
-/* Loads $LINKWATCH_SIM_PROFILE or the built-in default, applies env overrides. */
-int lw_profile_load(struct lw_profile *p, char *err, size_t errlen);
+/* Loads $LINKWATCH_SIM_PROFILE or the face's built-in default (atlas-800t-a3
+ * for LW_FACE_ACL, hgx-h200 for LW_FACE_CUDA), applies env overrides. */
+int lw_profile_load(int face, struct lw_profile *p, char *err, size_t errlen);
 const char *lw_link_type_name(int type);
+/* Parses a PCI address "DDDD:BB:DD.F" (1..8 hex digits of domain); 0 or -1. */
+int lw_parse_pci(const char *tok, struct lw_pci *out);
 uint64_t lw_link_type_topo_bit(int type);
 
 /* ---- global runtime state (runtime.c) ---- */
 struct lw_stream;
+/* One per face (lw_states[face]); lw_lock() guards all of them and the registries. */
 struct lw_state {
-    pthread_mutex_t lock;       /* guards everything below and the registries */
     bool initialized;
     struct lw_profile prof;
     uint64_t used[LW_MAX_DEVICES];
@@ -83,17 +107,24 @@ struct lw_state {
     /* The host's number (the profile's, DCMI's) of each device this process sees. */
     int physical[LW_MAX_DEVICES];
 };
-extern struct lw_state lw;
+extern struct lw_state lw_states[LW_FACES];
+/* The state of the face the thread's current call belongs to. */
+#define lw (lw_states[lw_face])
 
 /* ---- visible devices (visible.c) ---- */
 /* The profile devices ASCEND_RT_VISIBLE_DEVICES leaves (all when unset), in order. */
 int lw_visible_devices(int ndev, int *out);
+/* The same for CUDA_VISIBLE_DEVICES (any order; see visible.c). */
+int lw_visible_devices_cuda(int ndev, int *out);
 /* Keeps only devices keep[0..n) in *p, renumbered 0..n-1. */
 void lw_profile_restrict(struct lw_profile *p, const int *keep, int n);
 /* Lock held: the host's number of this process's device dev, and back (-1: not visible). */
 int lw_physical(int dev);
 int lw_logical(int host_dev);
-extern _Thread_local int lw_cur_dev;     /* -1 until aclrtSetDevice */
+/* Per face and thread: the current device (-1 until aclrtSetDevice, or while
+ * no CUDA context is current). */
+extern _Thread_local int lw_cur_devs[LW_FACES];
+#define lw_cur_dev (lw_cur_devs[lw_face])
 
 void lw_lock(void);
 void lw_unlock(void);
@@ -101,6 +132,10 @@ bool lw_dev_valid(int dev);             /* lock held */
 /* Lock held.  Return 0, or store a message naming fn and return the code. */
 int lw_check_init(const char *fn);              /* 100001 when aclInit is missing */
 int lw_current(const char *fn, int *dev);       /* 107002 when no aclrtSetDevice */
+
+/* ---- the CUDA face (cuda.c) ---- */
+/* cuInit's work, also done by ncclCommInitAll when it comes first; lock held. */
+CUresult lw_cuda_init_locked(void);
 
 /* ---- exit (exitflush.c) ---- */
 void lw_note_acl_used(void);                 /* this process called aclInit */
@@ -142,13 +177,23 @@ struct lw_alloc {
     int device;         /* -1 for host kinds */
     int kind;
     int policy;         /* aclrtMemMallocPolicy of device memory */
+    int face;           /* set by lw_reg_add */
 };
 /* Whether a device allocation's policy is one of the *_P2P ones, which
  * aclrtMemMallocPolicy.md gives for memory copied between two devices. */
 bool lw_policy_is_p2p(int policy);
 const char *lw_policy_name(int policy);
-/* Lookups need lw.lock held; they copy the entry out so it can be used after. */
+/* Lookups need lw.lock held; they copy the entry out so it can be used after.
+ * Only the calling face's entries are found. */
 bool lw_find(const void *addr, int kind, struct lw_alloc *out);
+/* Registry primitives for the faces' allocation calls; lock held. */
+size_t lw_page_round(size_t n);
+void *lw_map_bytes(size_t n);                   /* NULL when out of memory */
+int lw_reg_add(struct lw_alloc a);              /* 0, or -1 when out of memory */
+/* Removes the entry of the calling face starting exactly at p; -1 (message stored) otherwise. */
+int lw_reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out);
+/* The first entry of any face overlapping [p, p+n), if any. */
+bool lw_reg_overlap(const void *p, size_t n, struct lw_alloc *hit);
 /* Is [addr, addr+len) pinned (MallocHost or registered)? */
 bool lw_is_pinned(const void *addr);
 /* Device memory left for this process (after other processes' workloads). */
@@ -160,11 +205,53 @@ struct lw_stream {
     int device;
     double clock;       /* virtual device time, seconds */
     bool is_default;
+    int face;           /* the face that made it (lw_stream_new) */
+    unsigned flags;     /* the CUDA face's cuStreamCreate flags */
 };
 struct lw_stream *lw_stream_new(int device, bool is_default);
 void lw_stream_free(struct lw_stream *s);
 /* Resolves a caller's handle (NULL = current device's default); lock held. */
 struct lw_stream *lw_stream_resolve(aclrtStream s, const char *fn);
+/* A live user stream of the calling face, or NULL; lock held. */
+struct lw_stream *lw_stream_lookup(const void *h);
+/* User streams: adds a new one to the live set (and the counter), or removes
+ * and frees one; lock held.  lw_stream_track returns -1 when out of memory. */
+int lw_stream_track(struct lw_stream *s);
+void lw_stream_untrack(struct lw_stream *s);
+
+/* A set of live handles, so a stale or foreign pointer is refused, not followed. */
+struct lw_set { void **items; size_t n, cap; };
+int lw_set_add(struct lw_set *s, void *p);      /* -1 when out of memory */
+bool lw_set_has(const struct lw_set *s, const void *p);
+void lw_set_del(struct lw_set *s, const void *p);
+
+/* ---- copies (copy.c) ---- */
+enum lw_path_kind { LW_P_H2H, LW_P_H2D, LW_P_D2H, LW_P_D2D };
+struct lw_copy_plan {
+    int path;                   /* enum lw_path_kind */
+    int src_dev, dst_dev;
+    bool host_pinned;           /* H2D/D2H: host side is page-locked */
+    const void *host_ptr;       /* H2D/D2H: the host side */
+    struct lw_stream *stream;   /* clock to advance; NULL for none */
+    bool staged;                /* D2D between devices through host memory (no peer access) */
+};
+/* Runs a validated copy: moves the bytes (then applies a `corrupt fn` fault)
+ * and advances the plan's stream clock by the modeled duration.  Lock not held. */
+void lw_copy_execute(const char *fn, const struct lw_copy_plan *pl, void *dst, const void *src,
+                     size_t count);
+
+/* ---- collectives (hccl.c) ---- */
+enum lw_coll { LW_ALLREDUCE, LW_ALLGATHER };
+/* n comms for the distinct, valid devices (of the calling face) into out;
+ * 0, or -1 when out of memory.  Lock not held. */
+int lw_comm_create(int n, const int *devices, void **out);
+/* 0, or -1 when comm is not a live comm of the calling face. */
+int lw_comm_destroy(void *comm);
+/* One rank's collective (HCCL codes; HCCL data types and ops): checks, meets
+ * the other ranks, and the last one in moves the data and the clocks.  fn names
+ * the exported call (fault rules, messages). */
+HcclResult lw_collective(const char *fn, int coll, void *send, void *recv, uint64_t count,
+                         int type, int op, void *comm, void *stream);
 
 /* ---- timing model (model.c) ---- */
 double lw_noise_factor(void);                   /* lock held */

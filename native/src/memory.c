@@ -32,7 +32,7 @@ static bool contains(const struct lw_alloc *a, const void *addr)
 bool lw_find(const void *addr, int kind, struct lw_alloc *out)
 {
     for (size_t i = 0; i < nreg; i++)
-        if (reg[i].kind == kind && contains(&reg[i], addr)) {
+        if (reg[i].kind == kind && reg[i].face == lw_face && contains(&reg[i], addr)) {
             if (out)
                 *out = reg[i];
             return true;
@@ -45,8 +45,9 @@ bool lw_is_pinned(const void *addr)
     return lw_find(addr, LW_MEM_HOST, NULL) || lw_find(addr, LW_MEM_REGISTERED, NULL);
 }
 
-static int reg_add(struct lw_alloc a)
+int lw_reg_add(struct lw_alloc a)
 {
+    a.face = lw_face;
     if (nreg == capreg) {
         size_t ncap = capreg ? capreg * 2 : 64;
         struct lw_alloc *n = realloc(reg, ncap * sizeof *n);
@@ -59,11 +60,22 @@ static int reg_add(struct lw_alloc a)
     return 0;
 }
 
-/* Removes the entry whose base is exactly p; -1 with a message otherwise. */
-static int reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out)
+bool lw_reg_overlap(const void *p, size_t n, struct lw_alloc *hit)
+{
+    const char *c = p;
+    for (size_t i = 0; i < nreg; i++)
+        if (c < reg[i].base + reg[i].size && reg[i].base < c + n) {
+            if (hit)
+                *hit = reg[i];
+            return true;
+        }
+    return false;
+}
+
+int lw_reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out)
 {
     for (size_t i = 0; i < nreg; i++) {
-        if (reg[i].kind != kind || !contains(&reg[i], p))
+        if (reg[i].kind != kind || reg[i].face != lw_face || !contains(&reg[i], p))
             continue;
         if (reg[i].base != p) {
             lw_err("%s: %p is inside a %s allocation at %p (+%zu), not its start", fn, p,
@@ -78,15 +90,15 @@ static int reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *
     return -1;
 }
 
-static size_t page_round(size_t n)
+size_t lw_page_round(size_t n)
 {
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     return (n + pg - 1) / pg * pg;
 }
 
-static void *map_bytes(size_t n)
+void *lw_map_bytes(size_t n)
 {
-    void *p = mmap(NULL, page_round(n), PROT_READ | PROT_WRITE,
+    void *p = mmap(NULL, lw_page_round(n), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
@@ -127,11 +139,11 @@ static aclError device_malloc(const char *fn, void **devPtr, size_t size, int po
     }
     void *p = NULL;
     if (!rc) {
-        p = map_bytes(size);
-        struct lw_alloc a = { p, size, page_round(size), dev, LW_MEM_DEVICE, policy };
-        if (!p || reg_add(a) != 0) {
+        p = lw_map_bytes(size);
+        struct lw_alloc a = { p, size, lw_page_round(size), dev, LW_MEM_DEVICE, policy, 0 };
+        if (!p || lw_reg_add(a) != 0) {
             if (p)
-                munmap(p, page_round(size));
+                munmap(p, lw_page_round(size));
             lw_err("%s: host memory behind device %d exhausted (%zu bytes)", fn, dev, size);
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         } else {
@@ -174,7 +186,7 @@ aclError aclrtFree(void *devPtr)
     }
     lw_lock();
     struct lw_alloc a;
-    if (reg_remove("aclrtFree", devPtr, LW_MEM_DEVICE, &a) != 0) {
+    if (lw_reg_remove("aclrtFree", devPtr, LW_MEM_DEVICE, &a) != 0) {
         lw_unlock();
         return ACL_ERROR_INVALID_PARAM;
     }
@@ -197,11 +209,11 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
     lw_lock();
     rc = lw_check_init("aclrtMallocHost");
     if (!rc) {
-        void *p = map_bytes(size);
-        struct lw_alloc a = { p, size, page_round(size), -1, LW_MEM_HOST, -1 };
-        if (!p || reg_add(a) != 0) {
+        void *p = lw_map_bytes(size);
+        struct lw_alloc a = { p, size, lw_page_round(size), -1, LW_MEM_HOST, -1, 0 };
+        if (!p || lw_reg_add(a) != 0) {
             if (p)
-                munmap(p, page_round(size));
+                munmap(p, lw_page_round(size));
             lw_err("aclrtMallocHost: cannot allocate %zu bytes", size);
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         } else {
@@ -224,7 +236,7 @@ aclError aclrtFreeHost(void *hostPtr)
     }
     lw_lock();
     struct lw_alloc a;
-    if (reg_remove("aclrtFreeHost", hostPtr, LW_MEM_HOST, &a) != 0) {
+    if (lw_reg_remove("aclrtFreeHost", hostPtr, LW_MEM_HOST, &a) != 0) {
         lw_unlock();
         return ACL_ERROR_INVALID_PARAM;
     }
@@ -247,18 +259,16 @@ aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     }
     lw_lock();
     rc = lw_check_init("aclrtHostRegisterV2");
-    const char *p = ptr;
-    for (size_t i = 0; !rc && i < nreg; i++) {
-        /* Overlap with anything already known is a caller bug. */
-        if (p < reg[i].base + reg[i].size && reg[i].base < p + size) {
-            lw_err("aclrtHostRegisterV2: [%p, +%llu) overlaps a %s range at %p", ptr,
-                   (unsigned long long)size, kind_name(reg[i].kind), (void *)reg[i].base);
-            rc = ACL_ERROR_INVALID_PARAM;
-        }
+    struct lw_alloc hit;
+    /* Overlap with anything already known (either face's) is a caller bug. */
+    if (!rc && lw_reg_overlap(ptr, (size_t)size, &hit)) {
+        lw_err("aclrtHostRegisterV2: [%p, +%llu) overlaps a %s range at %p", ptr,
+               (unsigned long long)size, kind_name(hit.kind), (void *)hit.base);
+        rc = ACL_ERROR_INVALID_PARAM;
     }
     if (!rc) {
-        struct lw_alloc a = { (char *)ptr, (size_t)size, 0, -1, LW_MEM_REGISTERED, -1 };
-        if (reg_add(a) != 0) {
+        struct lw_alloc a = { (char *)ptr, (size_t)size, 0, -1, LW_MEM_REGISTERED, -1, 0 };
+        if (lw_reg_add(a) != 0) {
             lw_err("aclrtHostRegisterV2: out of memory");
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         } else {
@@ -280,7 +290,7 @@ aclError aclrtHostUnregister(void *ptr)
     }
     lw_lock();
     struct lw_alloc a;
-    if (reg_remove("aclrtHostUnregister", ptr, LW_MEM_REGISTERED, &a) != 0) {
+    if (lw_reg_remove("aclrtHostUnregister", ptr, LW_MEM_REGISTERED, &a) != 0) {
         lw_unlock();
         return ACL_ERROR_INVALID_PARAM;
     }

@@ -15,23 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "default_profile.h"   /* generated from profiles/atlas-800t-a3.profile */
+#include "default_profile.h"        /* generated from profiles/atlas-800t-a3.profile */
+#include "default_profile_cuda.h"   /* generated from profiles/hgx-h200.profile */
 
 #define MAXTOK 16
 
-static const char *const link_names[] = { "NONE", "HCCS", "PIX", "PHB", "SYS", "SIO", "HCCS_SW" };
+static const char *const link_names[] = { "NONE", "HCCS", "PIX", "PHB", "SYS", "SIO", "HCCS_SW",
+                                           "NVLINK", "PXB", "NODE" };
+/* NVLINK, PXB and NODE have no aclrtGetDevicesTopo bit: 0. */
 static const uint64_t link_bits[] = { 0, ACL_RT_DEVS_TOPOLOGY_HCCS, ACL_RT_DEVS_TOPOLOGY_PIX,
                                       ACL_RT_DEVS_TOPOLOGY_PHB, ACL_RT_DEVS_TOPOLOGY_SYS,
-                                      ACL_RT_DEVS_TOPOLOGY_SIO, ACL_RT_DEVS_TOPOLOGY_HCCS_SW };
+                                      ACL_RT_DEVS_TOPOLOGY_SIO, ACL_RT_DEVS_TOPOLOGY_HCCS_SW, 0, 0, 0 };
 
 const char *lw_link_type_name(int type)
 {
-    return (type > 0 && type <= LW_LINK_HCCS_SW) ? link_names[type] : NULL;
+    return (type > 0 && type <= LW_LINK_LAST) ? link_names[type] : NULL;
 }
 
 uint64_t lw_link_type_topo_bit(int type)
 {
-    return (type > 0 && type <= LW_LINK_HCCS_SW) ? link_bits[type] : 0;
+    return (type > 0 && type <= LW_LINK_LAST) ? link_bits[type] : 0;
+}
+
+/* The PCIe path a link line of this type stands for (its `pcie` attribute
+ * when NVLINK): the type itself for the PCIe kinds, SYS for the others. */
+static int default_pcie(int type)
+{
+    return type == LW_LINK_PIX || type == LW_LINK_PXB || type == LW_LINK_PHB || type == LW_LINK_NODE
+               ? type : LW_LINK_SYS;
 }
 
 /* Splits "<number><unit>" and looks the unit up in a table; the number must
@@ -79,8 +90,12 @@ static void set_defaults(struct lw_profile *p)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->soc, sizeof p->soc, "Ascend-sim");
-    for (int i = 0; i < LW_MAX_DEVICES; i++)
+    for (int i = 0; i < LW_MAX_DEVICES; i++) {
         p->phy[i] = i;
+        /* devices without a `pci` attribute get distinct bus numbers, so that
+         * a caller matching CUDA and NVML devices by bus id still can */
+        p->pci[i] = (struct lw_pci){ 0, (unsigned)i + 1, 0, 0 };
+    }
     /* Fallbacks for profiles that leave a line out: the A3 figures. */
     p->local = (struct lw_path){ 621e9, 10e-6 };
     p->pinned_h2d = 58e9;
@@ -163,23 +178,58 @@ static int keywords(struct ctx *c, char **t, int n, int want_n, const char *usag
     return 0;
 }
 
+/* "DDDD:BB:DD.F" in hex, either case: a domain of 1..8 digits (CUDA prints
+ * four, NVML eight), two-digit bus and device (device < 32), function 0..7. */
+int lw_parse_pci(const char *tok, struct lw_pci *out)
+{
+    static const char hex[] = "0123456789abcdefABCDEF";
+    size_t dl = strspn(tok, hex);
+    if (dl < 1 || dl > 8 || tok[dl] != ':' || strspn(tok + dl + 1, hex) != 2 || tok[dl + 3] != ':' ||
+        strspn(tok + dl + 4, hex) != 2 || tok[dl + 6] != '.' || tok[dl + 7] < '0' || tok[dl + 7] > '7' ||
+        tok[dl + 8] != '\0')
+        return -1;
+    unsigned dom = (unsigned)strtoul(tok, NULL, 16);
+    unsigned bus = (unsigned)strtoul(tok + dl + 1, NULL, 16);
+    unsigned dev = (unsigned)strtoul(tok + dl + 4, NULL, 16);
+    if (dev > 31)
+        return -1;
+    *out = (struct lw_pci){ dom, bus, dev, (unsigned)(tok[dl + 7] - '0') };
+    return 0;
+}
+
 static int parse_line(struct ctx *c, char **t, int n)
 {
     struct lw_profile *p = c->p;
     const char *k = t[0];
 
     if (strcmp(k, "soc") == 0) {
-        if (n != 2)
+        /* the rest of the line, single-spaced: "soc NVIDIA H200" names "NVIDIA H200" */
+        char name[sizeof p->soc] = "";
+        if (n < 2)
             FAIL(c, "expected 'soc NAME'");
-        if (strlen(t[1]) >= sizeof p->soc)
-            FAIL(c, "soc name too long");
-        snprintf(p->soc, sizeof p->soc, "%s", t[1]);
+        for (int i = 1; i < n; i++) {
+            size_t l = strlen(name), tl = strlen(t[i]), sep = i > 1;
+            if (l + sep + tl >= sizeof name)
+                FAIL(c, "soc name too long");
+            if (sep)
+                name[l] = ' ';
+            memcpy(name + l + sep, t[i], tl + 1);
+        }
+        memcpy(p->soc, name, sizeof name);
     } else if (strcmp(k, "device") == 0) {
-        static const char *u = "device ID memory SIZE [phy PHYID]";
+        static const char *u = "device ID memory SIZE [phy PHYID] [pci DDDD:BB:DD.F]";
         int id;
         double mem;
-        if ((n != 4 && n != 6) || strcmp(t[2], "memory") != 0 || (n == 6 && strcmp(t[4], "phy") != 0))
+        bool has_phy = false, has_pci = false;
+        if (n < 4 || n % 2 != 0 || strcmp(t[2], "memory") != 0)
             FAIL(c, "expected '%s'", u);
+        for (int i = 4; i < n; i += 2) {
+            bool phy = strcmp(t[i], "phy") == 0, pci = strcmp(t[i], "pci") == 0;
+            if ((!phy && !pci) || (phy && has_phy) || (pci && has_pci))
+                FAIL(c, "expected '%s'", u);
+            has_phy |= phy;
+            has_pci |= pci;
+        }
         if (parse_int(t[1], 0, LW_MAX_DEVICES - 1, &id) != 0)
             FAIL(c, "bad device id '%s' (0..%d)", t[1], LW_MAX_DEVICES - 1);
         if (c->declared[id])
@@ -190,33 +240,58 @@ static int parse_line(struct ctx *c, char **t, int n)
             FAIL(c, "device memory must be > 0");
         c->declared[id] = true;
         p->memory[id] = (uint64_t)mem;
-        if (n == 6 && parse_int(t[5], 0, 1 << 20, &p->phy[id]) != 0)
-            FAIL(c, "bad phy id '%s'", t[5]);
+        for (int i = 4; i < n; i += 2) {
+            if (strcmp(t[i], "phy") == 0 && parse_int(t[i + 1], 0, 1 << 20, &p->phy[id]) != 0)
+                FAIL(c, "bad phy id '%s'", t[i + 1]);
+            if (strcmp(t[i], "pci") == 0 && lw_parse_pci(t[i + 1], &p->pci[id]) != 0)
+                FAIL(c, "bad pci address '%s' (want DDDD:BB:DD.F, hex)", t[i + 1]);
+        }
         if (id + 1 > p->ndev)
             p->ndev = id + 1;
     } else if (strcmp(k, "link") == 0) {
-        static const char *u = "link SRC DST TYPE bandwidth BW latency T [oneway]";
+        static const char *u = "link SRC DST TYPE bandwidth BW latency T [oneway] [pcie PATH]";
         static const int pos[] = { 4, 6 };
         static const char *const kw[] = { "bandwidth", "latency" };
-        bool oneway = n == 9 && strcmp(t[8], "oneway") == 0;
-        int s, d, type = LW_LINK_NONE;
+        /* the optional words after the latency, in either order */
+        bool oneway = false;
+        const char *pcie = NULL;
+        for (int i = 8; i < n; i++) {
+            if (strcmp(t[i], "oneway") == 0 && !oneway)
+                oneway = true;
+            else if (strcmp(t[i], "pcie") == 0 && !pcie && i + 1 < n)
+                pcie = t[++i];
+            else
+                FAIL(c, "expected '%s'", u);
+        }
+        int s, d, type = LW_LINK_NONE, path_type = LW_LINK_NONE;
         struct lw_path path;
-        if (keywords(c, t, oneway ? 8 : n, 8, u, pos, kw, 2) != 0)
+        if (keywords(c, t, n < 8 ? n : 8, 8, u, pos, kw, 2) != 0)
             return -1;
         if (need_dev(c, t[1], &s) || need_dev(c, t[2], &d))
             return -1;
         if (s == d)
             FAIL(c, "a link needs two different devices (use 'local' for same-device copies)");
-        for (int i = 1; i <= LW_LINK_HCCS_SW; i++)
+        for (int i = 1; i <= LW_LINK_LAST; i++)
             if (strcmp(t[3], link_names[i]) == 0)
                 type = i;
         if (type == LW_LINK_NONE)
-            FAIL(c, "unknown link type '%s' (HCCS PIX PHB SYS SIO HCCS_SW)", t[3]);
+            FAIL(c, "unknown link type '%s' (HCCS PIX PHB SYS SIO HCCS_SW NVLINK PXB NODE)", t[3]);
+        if (pcie) {
+            if (type != LW_LINK_NVLINK)
+                FAIL(c, "'pcie' is for NVLINK links (a %s link is its own PCIe path)", t[3]);
+            for (int i = 1; i <= LW_LINK_LAST; i++)
+                if (strcmp(pcie, link_names[i]) == 0 && default_pcie(i) == i)
+                    path_type = i;
+            if (path_type == LW_LINK_NONE)
+                FAIL(c, "bad pcie path '%s' (PIX PXB PHB NODE SYS)", pcie);
+        } else {
+            path_type = default_pcie(type);
+        }
         if (need_bw(c, t[5], &path.bandwidth) || need_time(c, t[7], &path.latency))
             return -1;
-        p->link[s][d] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL };
+        p->link[s][d] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL, path_type };
         if (!oneway)
-            p->link[d][s] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL };
+            p->link[d][s] = (struct lw_link){ type, path, LW_DEFAULT_BIDIRECTIONAL, path_type };
     } else if (strcmp(k, "bidirectional") == 0) {
         int s, d;
         char *end;
@@ -366,6 +441,13 @@ int lw_profile_parse(const char *text, const char *name, struct lw_profile *p,
                      p->ndev - 1, i);
             return -1;
         }
+    /* A bus id names one device: callers match CUDA's devices to NVML's by it. */
+    for (int i = 0; i < p->ndev; i++)
+        for (int j = 0; j < i; j++)
+            if (memcmp(&p->pci[i], &p->pci[j], sizeof p->pci[i]) == 0) {
+                snprintf(err, errlen, "%s: devices %d and %d have the same pci address", name, j, i);
+                return -1;
+            }
     return 0;
 }
 
@@ -378,7 +460,7 @@ static char *read_file(const char *path, char *err, size_t errlen)
     return text;
 }
 
-int lw_profile_load(struct lw_profile *p, char *err, size_t errlen)
+int lw_profile_load(int face, struct lw_profile *p, char *err, size_t errlen)
 {
     const char *path = getenv("LINKWATCH_SIM_PROFILE");
     int rc;
@@ -388,6 +470,8 @@ int lw_profile_load(struct lw_profile *p, char *err, size_t errlen)
             return -1;
         rc = lw_profile_parse(text, path, p, err, errlen);
         free(text);
+    } else if (face == LW_FACE_CUDA) {
+        rc = lw_profile_parse(lw_default_profile_cuda, "<built-in hgx-h200.profile>", p, err, errlen);
     } else {
         rc = lw_profile_parse(lw_default_profile, "<built-in atlas-800t-a3.profile>", p, err, errlen);
     }

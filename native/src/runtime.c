@@ -1,5 +1,6 @@
 /*
- * runtime.c - process state: aclInit/aclFinalize and the current device.
+ * runtime.c - process state: aclInit/aclFinalize and the current device
+ * (the CUDA face's counterparts are in cuda.c).
  *
  * One mutex guards all shared state.  The sim is a measurement stand-in, not
  * a throughput engine, so simplicity beats fine-grained locking; the long
@@ -9,11 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-struct lw_state lw = { .lock = PTHREAD_MUTEX_INITIALIZER };
-_Thread_local int lw_cur_dev = -1;
+struct lw_state lw_states[LW_FACES];
+_Thread_local int lw_face = LW_FACE_ACL;
+_Thread_local int lw_cur_devs[LW_FACES] = { -1, -1 };
+/* One lock for both faces: they share the registries. */
+static pthread_mutex_t lw_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-void lw_lock(void) { pthread_mutex_lock(&lw.lock); }
-void lw_unlock(void) { pthread_mutex_unlock(&lw.lock); }
+void lw_lock(void) { pthread_mutex_lock(&lw_mutex); }
+void lw_unlock(void) { pthread_mutex_unlock(&lw_mutex); }
 
 bool lw_dev_valid(int dev)
 {
@@ -55,7 +59,7 @@ aclError aclInit(const char *configPath)
     }
     char err[512];
     struct lw_profile p;
-    if (lw_profile_load(&p, err, sizeof err) != 0) {
+    if (lw_profile_load(LW_FACE_ACL, &p, err, sizeof err) != 0) {
         lw_unlock();
         lw_err("aclInit: bad simulator profile: %s", err);
         return ACL_ERROR_INVALID_PARAM;

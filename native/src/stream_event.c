@@ -20,10 +20,9 @@ struct lw_event {
     double stamp;       /* seconds, model clock or CLOCK_MONOTONIC */
 };
 
-struct set { void **items; size_t n, cap; };
-static struct set streams, events;   /* user-created only; lw.lock */
+static struct lw_set streams, events;   /* user-created only, both faces' streams; lw.lock */
 
-static int set_add(struct set *s, void *p)
+int lw_set_add(struct lw_set *s, void *p)
 {
     if (s->n == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 32;
@@ -37,7 +36,7 @@ static int set_add(struct set *s, void *p)
     return 0;
 }
 
-static bool set_has(const struct set *s, const void *p)
+bool lw_set_has(const struct lw_set *s, const void *p)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->items[i] == p)
@@ -45,7 +44,7 @@ static bool set_has(const struct set *s, const void *p)
     return false;
 }
 
-static void set_del(struct set *s, const void *p)
+void lw_set_del(struct lw_set *s, const void *p)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->items[i] == p) {
@@ -58,8 +57,31 @@ struct lw_stream *lw_stream_new(int device, bool is_default)
 {
     struct lw_stream *s = calloc(1, sizeof *s);
     if (s)
-        *s = (struct lw_stream){ STREAM_MAGIC, device, 0.0, is_default };
+        *s = (struct lw_stream){ STREAM_MAGIC, device, 0.0, is_default, lw_face, 0 };
     return s;
+}
+
+struct lw_stream *lw_stream_lookup(const void *h)
+{
+    if (!h || !lw_set_has(&streams, h))
+        return NULL;
+    struct lw_stream *s = (struct lw_stream *)h;
+    return s->face == lw_face ? s : NULL;
+}
+
+int lw_stream_track(struct lw_stream *s)
+{
+    if (lw_set_add(&streams, s) != 0)
+        return -1;
+    lw_count(LW_CNT_STREAM, 1);
+    return 0;
+}
+
+void lw_stream_untrack(struct lw_stream *s)
+{
+    lw_set_del(&streams, s);
+    lw_stream_free(s);
+    lw_count(LW_CNT_STREAM, -1);
 }
 
 void lw_stream_free(struct lw_stream *s)
@@ -77,11 +99,10 @@ struct lw_stream *lw_stream_resolve(aclrtStream h, const char *fn)
             return NULL;
         return lw.default_stream[dev];
     }
-    if (!set_has(&streams, h)) {
+    struct lw_stream *s = lw_stream_lookup(h);
+    if (!s)
         lw_err("%s: stream %p is not a live stream", fn, h);
-        return NULL;
-    }
-    return h;
+    return s;
 }
 
 /* Maps a failed lw_stream_resolve to its code from the message kind. */
@@ -106,7 +127,7 @@ aclError aclrtCreateStream(aclrtStream *stream)
     rc = lw_current("aclrtCreateStream", &dev);
     if (!rc) {
         struct lw_stream *s = lw_stream_new(dev, false);
-        if (!s || set_add(&streams, s) != 0) {
+        if (!s || lw_stream_track(s) != 0) {
             free(s);
             lw_err("aclrtCreateStream: out of memory");
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -114,7 +135,6 @@ aclError aclrtCreateStream(aclrtStream *stream)
             /* Start at the device's default clock so mixed-stream event
              * pairs still give sensible (non-negative) intervals. */
             s->clock = lw.default_stream[dev]->clock;
-            lw_count(LW_CNT_STREAM, 1);
             *stream = s;
         }
     }
@@ -128,7 +148,7 @@ aclError aclrtDestroyStream(aclrtStream stream)
     if (rc)
         return rc;
     lw_lock();
-    if (!stream || !set_has(&streams, stream)) {
+    if (!lw_stream_lookup(stream)) {
         lw_err("aclrtDestroyStream: %p is not a live stream (NULL, unknown or already destroyed)", stream);
         rc = ACL_ERROR_INVALID_PARAM;
     } else if (((struct lw_stream *)stream)->device != lw_cur_dev) {
@@ -143,9 +163,7 @@ aclError aclrtDestroyStream(aclrtStream stream)
                    "this thread (aclrtSetDevice(%d) first)", stream, dev, dev);
         rc = lw_dev_valid(lw_cur_dev) ? ACL_ERROR_RT_STREAM_CONTEXT : ACL_ERROR_RT_CONTEXT_NULL;
     } else {
-        set_del(&streams, stream);
-        lw_stream_free(stream);
-        lw_count(LW_CNT_STREAM, -1);
+        lw_stream_untrack(stream);
     }
     lw_unlock();
     return rc;
@@ -207,7 +225,7 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag)
     rc = lw_check_init(fn);
     if (!rc) {
         struct lw_event *e = calloc(1, sizeof *e);
-        if (!e || set_add(&events, e) != 0) {
+        if (!e || lw_set_add(&events, e) != 0) {
             free(e);
             lw_err("%s: out of memory", fn);
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -239,7 +257,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
         return rc;
     lw_lock();
     struct lw_stream *s = NULL;
-    if (!event || !set_has(&events, event)) {
+    if (!event || !lw_set_has(&events, event)) {
         lw_err("aclrtRecordEvent: %p is not a live event", event);
         rc = ACL_ERROR_INVALID_PARAM;
     } else if (!(s = lw_stream_resolve(stream, "aclrtRecordEvent"))) {
@@ -262,7 +280,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
         return rc;
     lw_lock();
     struct lw_stream *s = NULL;
-    if (!event || !set_has(&events, event)) {
+    if (!event || !lw_set_has(&events, event)) {
         lw_err("aclrtStreamWaitEvent: %p is not a live event", event);
         rc = ACL_ERROR_INVALID_PARAM;
     } else if (!(s = lw_stream_resolve(stream, "aclrtStreamWaitEvent"))) {
@@ -282,7 +300,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
     if (rc)
         return rc;
     lw_lock();
-    if (!event || !set_has(&events, event)) {
+    if (!event || !lw_set_has(&events, event)) {
         lw_err("aclrtSynchronizeEvent: %p is not a live event", event);
         rc = ACL_ERROR_INVALID_PARAM;
     }
@@ -299,10 +317,10 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
     if (!ms) {
         lw_err("aclrtEventElapsedTime: ms is NULL");
         rc = ACL_ERROR_INVALID_PARAM;
-    } else if (!startEvent || !set_has(&events, startEvent) || !endEvent || !set_has(&events, endEvent)) {
+    } else if (!startEvent || !lw_set_has(&events, startEvent) || !endEvent || !lw_set_has(&events, endEvent)) {
         lw_err("aclrtEventElapsedTime: %s event %p is not a live event",
-               (!startEvent || !set_has(&events, startEvent)) ? "start" : "end",
-               (!startEvent || !set_has(&events, startEvent)) ? startEvent : endEvent);
+               (!startEvent || !lw_set_has(&events, startEvent)) ? "start" : "end",
+               (!startEvent || !lw_set_has(&events, startEvent)) ? startEvent : endEvent);
         rc = ACL_ERROR_INVALID_PARAM;
     } else {
         struct lw_event *a = startEvent, *b = endEvent;
@@ -323,11 +341,11 @@ aclError aclrtDestroyEvent(aclrtEvent event)
     if (rc)
         return rc;
     lw_lock();
-    if (!event || !set_has(&events, event)) {
+    if (!event || !lw_set_has(&events, event)) {
         lw_err("aclrtDestroyEvent: %p is not a live event (NULL, unknown or already destroyed)", event);
         rc = ACL_ERROR_INVALID_PARAM;
     } else {
-        set_del(&events, event);
+        lw_set_del(&events, event);
         ((struct lw_event *)event)->magic = 0;
         free(event);
         lw_count(LW_CNT_EVENT, -1);

@@ -140,8 +140,11 @@ const char *aclrtGetSocName(void)
     return name;
 }
 
+/* The sim-only calls below answer for the Ascend face (the npu-smi stand-in, the
+ * Ascend binding); they take no lw_enter, so they say so themselves. */
 const char *linkwatch_sim_link_name(int32_t src, int32_t dst)
 {
+    lw_face = LW_FACE_ACL;
     lw_lock();
     const char *name = NULL;
     if (lw_dev_valid(src) && lw_dev_valid(dst))
@@ -152,6 +155,7 @@ const char *linkwatch_sim_link_name(int32_t src, int32_t dst)
 
 const char *linkwatch_sim_affinity(int32_t device)
 {
+    lw_face = LW_FACE_ACL;
     lw_lock();
     const char *aff = lw_dev_valid(device) && lw.prof.affinity[device][0] ? lw.prof.affinity[device] : NULL;
     lw_unlock();

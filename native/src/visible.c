@@ -5,7 +5,8 @@
  * The profile and the control file number devices as the host does (DCMI's
  * and npu-smi's logic ids, which the variable does not change); aclInit keeps
  * the visible ones in lw.prof under their new numbers, with their physical ids,
- * and lw.physical[] leads back to the host's numbers.
+ * and lw.physical[] leads back to the host's numbers.  cuInit does the same
+ * with CUDA_VISIBLE_DEVICES for the CUDA face.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -41,6 +42,36 @@ int lw_visible_devices(int ndev, int *out)
     return n;
 }
 
+int lw_visible_devices_cuda(int ndev, int *out)
+{
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    if (!v) {
+        for (int i = 0; i < ndev; i++)
+            out[i] = i;
+        return ndev;
+    }
+    /* A comma-separated list of indices in any order, each listed device taking
+     * the next ordinal; the list ends at the first entry that is not a valid
+     * index - out of range, repeated, or not a plain number (the UUID and MIG
+     * forms included, which the sim does not model); empty: no device. */
+    int n = 0;
+    const char *s = v;
+    while (isdigit((unsigned char)*s) && n < ndev) {
+        char *end;
+        long id = strtol(s, &end, 10);
+        bool repeated = false;
+        for (int i = 0; i < n; i++)
+            repeated |= out[i] == id;
+        if (id >= ndev || repeated || (*end != ',' && *end != '\0'))
+            break;
+        out[n++] = (int)id;
+        if (*end == '\0')
+            break;
+        s = end + 1;
+    }
+    return n;
+}
+
 void lw_profile_restrict(struct lw_profile *p, const int *keep, int n)
 {
     struct lw_profile *full = malloc(sizeof *full);
@@ -51,6 +82,7 @@ void lw_profile_restrict(struct lw_profile *p, const int *keep, int n)
     for (int i = 0; i < n; i++) {
         p->memory[i] = full->memory[keep[i]];
         p->phy[i] = full->phy[keep[i]];
+        p->pci[i] = full->pci[keep[i]];
         memcpy(p->affinity[i], full->affinity[keep[i]], sizeof p->affinity[i]);
         for (int j = 0; j < n; j++)
             p->link[i][j] = full->link[keep[i]][keep[j]];

@@ -15,6 +15,8 @@ static char dir[256];
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
     X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
     X(test_visible_devices) X(test_visible_parsing) X(test_p2p_policy) \
+    X(test_cuda_init_devices) X(test_cuda_copies) X(test_cuda_model) X(test_cuda_nvml) X(test_cuda_nccl) \
+    X(test_cuda_visible) X(test_cuda_profile_grammar) X(test_cuda_exit_not_held) \
     X(test_exit_waits_for_device_logs) X(test_live_counters_zero)
 #define DECL(t) void t(void);
 TESTS(DECL)
@@ -115,8 +117,13 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int main(void)
+/* test_cuda.c: the whole of a process that uses only the CUDA face (--cuda-face-only). */
+int cuda_face_only(void);
+
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--cuda-face-only") == 0)
+        return cuda_face_only();
     snprintf(dir, sizeof dir, "/tmp/lwsim-test-XXXXXX");
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 2; }
     setenv("LINKWATCH_SIM_CONTROL", tmp_path("control"), 1);

@@ -272,7 +272,7 @@ class CliTest {
     }
     assertThat(lines.get(10)).isEqualTo("Link matrix");
     assertThat(lines.get(12)).matches("0\\s+\\*\\*\\*(\\s+NVLINK){7}");
-    assertThat(lines).hasSize(19);
+    assertThat(lines).hasSize(20);
   }
 
   @Test

@@ -31,7 +31,7 @@ class AllgatherProbeTest {
   private static DeviceRuntime runtime;
   private static long baseline;
 
-  /** One face's runtime at a time (the sim serves one face per process at a time). */
+  /** One face's runtime at a time, so the leak baseline is that runtime's. */
   private static void use(SimFace wanted) {
     if (face != wanted) {
       close();

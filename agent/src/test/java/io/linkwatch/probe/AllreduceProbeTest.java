@@ -33,7 +33,7 @@ class AllreduceProbeTest {
   private static DeviceRuntime runtime;
   private static long baseline;
 
-  /** One face's runtime at a time (the sim serves one face per process at a time). */
+  /** One face's runtime at a time, so the leak baseline is that runtime's. */
   private static void use(SimFace wanted) {
     if (face != wanted) {
       close();

@@ -49,8 +49,8 @@ class HostTransferProbeTest {
   private static DeviceRuntime open;
 
   /**
-   * The runtime of one sim face, kept open across tests of that face. The sim serves one face per
-   * process at a time, so a change of face closes the other first.
+   * The runtime of one sim face, kept open across tests of that face; a change of face closes the
+   * other first, so the leak checks count one runtime's objects.
    */
   static DeviceRuntime runtime(SimFace face) {
     if (openFace != face) {

@@ -81,7 +81,7 @@ final class TopologyFixtures {
           "HCCS HCCS HCCS HCCS HCCS HCCS X HCCS",
           "HCCS HCCS HCCS HCCS HCCS HCCS HCCS X");
 
-  /** A runtime that only answers {@code deviceCount} and has no topology of its own. */
+  /** An Ascend runtime that only answers {@code deviceCount} and has no topology of its own. */
   static DeviceRuntime runtimeWith(int devices) {
     return (DeviceRuntime)
         Proxy.newProxyInstance(
@@ -90,6 +90,7 @@ final class TopologyFixtures {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "deviceCount" -> devices;
+                  case "backend" -> io.linkwatch.runtime.Backend.SIM;
                   case "linkType" -> Optional.empty();
                   case "toString" -> "fake runtime with " + devices + " devices";
                   default -> throw new UnsupportedOperationException(method.getName());
