@@ -203,19 +203,23 @@ class BusyDeviceSimTest {
     }
   }
 
-  @Test
-  void withoutDcmiAndNpuSmiDeviceMemoryAgainstTheIdleBaselineDecides() {
+  /** Without DCMI or NVML (and on Ascend without npu-smi), device memory decides. */
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void withoutTheMonitorDeviceMemoryAgainstTheIdleBaselineDecides(SimFace face) {
     BusyPolicy noNpuSmi =
         policy(BusyPolicy.Mode.SKIP, "/nonexistent/npu-smi", Duration.ofSeconds(5));
-    SimFaults.set("fail dcmi_init -8013");
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+    String noMonitor =
+        "fail " + face.symbol(SimFace.Call.MONITOR_INIT) + " " + face.monitorNotSupportedCode();
+    SimFaults.set(noMonitor);
+    try (DeviceRuntime runtime = face.open()) {
       ProbeRun idle = run(runtime, noNpuSmi, P2P);
       assertThat(idle.targets()).extracting(TargetResult::outcome).containsOnly(Outcome.SUCCESS);
       Map<Integer, Long> baselines = new java.util.HashMap<>();
       idle.devices().forEach(a -> baselines.merge(a.device(), a.memoryUsedBytes(), Math::min));
       assertThat(idle.devices()).extracting(DeviceActivity::source).containsOnly("memory");
 
-      SimFaults.set("fail dcmi_init -8013", "busy 1 memory 8589934592");
+      SimFaults.set(noMonitor, "busy 1 memory 8589934592");
       ProbeRun busy = run(runtime, noNpuSmi, P2P, baselines);
       assertThat(busy.targets())
           .extracting(TargetResult::outcome)
@@ -224,19 +228,28 @@ class BusyDeviceSimTest {
     }
   }
 
-  @Test
-  void aHungDcmiCallCostsOneTimeoutAndTheNextSourceAnswers() {
-    SimFaults.set("hang dcmi_get_device_resource_info", "busy 1 pid 4242");
-    try (DeviceRuntime runtime = SimRuntime.open()) {
+  /**
+   * A hung process-list call costs one timeout and is not asked again; the next source answers:
+   * npu-smi on Ascend (which sees the job), device memory on NVIDIA.
+   */
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aHungMonitorCallCostsOneTimeoutAndTheNextSourceAnswers(SimFace face) {
+    SimFaults.set("hang " + face.symbol(SimFace.Call.MONITOR_PROCESSES), "busy 1 pid 4242");
+    try (DeviceRuntime runtime = face.open()) {
       long started = System.nanoTime();
       ProbeRun run =
           run(runtime, policy(BusyPolicy.Mode.SKIP, SIM_NPU_SMI, Duration.ofSeconds(1)), P2P);
       double seconds = (System.nanoTime() - started) / 1e9;
-      assertThat(run.targets())
-          .extracting(TargetResult::outcome)
-          .containsOnly(Outcome.SKIPPED_DEVICE_BUSY);
-      assertThat(run.devices()).extracting(DeviceActivity::source).containsOnly("npu-smi");
-      // One timeout, then DCMI is not asked again in this process.
+      if (face == SimFace.ASCEND) {
+        assertThat(run.targets())
+            .extracting(TargetResult::outcome)
+            .containsOnly(Outcome.SKIPPED_DEVICE_BUSY);
+        assertThat(run.devices()).extracting(DeviceActivity::source).containsOnly("npu-smi");
+      } else {
+        assertThat(run.devices()).extracting(DeviceActivity::source).containsOnly("memory");
+      }
+      // One timeout, then the library is not asked again in this process.
       assertThat(seconds).isLessThan(5);
     } finally {
       SimFaults.clear();

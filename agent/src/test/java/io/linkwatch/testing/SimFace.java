@@ -39,7 +39,11 @@ public enum SimFace {
         "aclrtEventElapsedTime",
         "HcclAllGather",
         "aclrtMemcpy",
-        "aclrtStreamWaitEvent"
+        "aclrtStreamWaitEvent",
+        "aclInit",
+        "aclrtGetDeviceCount",
+        "dcmi_init",
+        "dcmi_get_device_resource_info"
       },
       507011,
       270e-6,
@@ -69,7 +73,11 @@ public enum SimFace {
         "cuEventElapsedTime",
         "ncclAllGather",
         "cuMemcpyDtoH_v2",
-        "cuStreamWaitEvent"
+        "cuStreamWaitEvent",
+        "cuInit",
+        "cuDeviceGetCount",
+        "nvmlInit_v2",
+        "nvmlDeviceGetComputeRunningProcesses_v3"
       },
       700,
       15e-6,
@@ -92,7 +100,13 @@ public enum SimFace {
     ALLGATHER,
     /** The synchronous device-to-host copy that reads buffers back for the data check. */
     READBACK,
-    STREAM_WAIT
+    STREAM_WAIT,
+    INIT,
+    DEVICE_COUNT,
+    /** The device-activity library's initialization (DCMI, NVML). */
+    MONITOR_INIT,
+    /** The device-activity library's process list. */
+    MONITOR_PROCESSES
   }
 
   private final Backend backend;
@@ -136,6 +150,11 @@ public enum SimFace {
     this.deviceErrorCode = deviceErrorCode;
     this.allreduceLatency = allreduceLatency;
     this.bidirectional = bidirectional;
+  }
+
+  /** A code of the activity library for "not supported here", which it will not get over. */
+  public int monitorNotSupportedCode() {
+    return this == ASCEND ? -8013 : 3;
   }
 
   /** The management library that tells who uses a device: {@code dcmi} or {@code nvml}. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.DevicePair;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.SimFaults;
@@ -14,12 +13,14 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.CommandTopologySource;
-import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.ToleratedFailure;
+import io.linkwatch.testing.SimFace;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What a run reports when the driver misbehaves, with real worker processes on the sim: the call
@@ -31,15 +32,20 @@ class WorkerFaultReportTest {
   private final WorkerProcess worker = new WorkerProcess(List.of("-Xmx128m"));
 
   private static WorkerRequest request(String probe, ProbeSettings settings) {
+    return request(SimFace.ASCEND, probe, settings);
+  }
+
+  private static WorkerRequest request(SimFace face, String probe, ProbeSettings settings) {
     return new WorkerRequest(
-        probe, settings, Backend.SIM, HostPaths.system(), CommandTopologySource.DEFAULT_COMMAND);
+        probe, settings, face.backend(), HostPaths.system(), CommandTopologySource.DEFAULT_COMMAND);
   }
 
   private static WorkerRequest p2p() {
-    return request(
-        "p2p",
-        new P2pSettings(
-            List.of(1L << 20), 0, 2, List.of(new DevicePair(0, 1), new DevicePair(1, 0))));
+    return p2p(SimFace.ASCEND);
+  }
+
+  private static WorkerRequest p2p(SimFace face) {
+    return request(face, "p2p", new P2pSettings(List.of(1L << 20), 0, 2, face.firstPairs()));
   }
 
   @AfterEach
@@ -47,11 +53,13 @@ class WorkerFaultReportTest {
     SimFaults.clear();
   }
 
-  @Test
-  void aHangNamesTheCallAndItsDeviceOnEveryKnownTarget() {
-    SimFaults.set("hang aclrtSynchronizeStream");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aHangNamesTheCallAndItsDeviceOnEveryKnownTarget(SimFace face) {
+    String sync = face.symbol(SimFace.Call.SYNCHRONIZE_STREAM);
+    SimFaults.set("hang " + sync);
 
-    ProbeRun run = worker.run(p2p(), Duration.ofSeconds(4), KNOWN);
+    ProbeRun run = worker.run(p2p(face), Duration.ofSeconds(4), KNOWN);
 
     assertThat(run.targets()).extracting(TargetResult::target).containsExactlyElementsOf(KNOWN);
     assertThat(run.targets())
@@ -60,58 +68,67 @@ class WorkerFaultReportTest {
               assertThat(t.outcome()).isEqualTo(Outcome.TIMEOUT);
               assertThat(t.error())
                   .matches(
-                      "timeout in aclrtSynchronizeStream \\(device 0\\) after [0-3]\\.\\d s: the"
+                      "timeout in "
+                          + sync
+                          + " \\(device 0\\) after [0-3]\\.\\d s: the"
                           + " run passed its deadline of 4s and the worker was killed");
-              assertThat(t.call()).isEqualTo("aclrtSynchronizeStream");
+              assertThat(t.call()).isEqualTo(sync);
             });
   }
 
-  @Test
-  void aCrashNamesTheCallAndKeepsTheWorkersLastStderr() {
-    SimFaults.set("crash aclrtMemcpyAsync");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aCrashNamesTheCallAndKeepsTheWorkersLastStderr(SimFace face) {
+    String copy = face.symbol(SimFace.Call.PEER_COPY_ASYNC);
+    SimFaults.set("crash " + copy);
 
-    ProbeRun run = worker.run(p2p(), Duration.ofSeconds(30), KNOWN);
+    ProbeRun run = worker.run(p2p(face), Duration.ofSeconds(30), KNOWN);
 
     assertThat(run.targets())
         .allSatisfy(
             t -> {
               assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
               assertThat(t.error())
-                  .startsWith("worker died with signal 6 (exit status 134) in aclrtMemcpyAsync")
+                  .startsWith("worker died with signal 6 (exit status 134) in " + copy)
                   .contains("; last stderr: ")
-                  .endsWith("linkwatch-sim: injected crash in aclrtMemcpyAsync");
-              assertThat(t.call()).isEqualTo("aclrtMemcpyAsync");
+                  .endsWith("linkwatch-sim: injected crash in " + copy);
+              assertThat(t.call()).isEqualTo(copy);
             });
   }
 
-  @Test
-  void aFailedInitLandsOnTheKnownTargetsNotOnTheProbesName() {
-    SimFaults.set("fail aclInit 507899");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aFailedInitLandsOnTheKnownTargetsNotOnTheProbesName(SimFace face) {
+    String init = face.symbol(SimFace.Call.INIT);
+    int code = face.deviceErrorCode();
+    SimFaults.set("fail " + init + " " + code);
 
-    ProbeRun known = worker.run(p2p(), Duration.ofSeconds(30), KNOWN);
-    ProbeRun firstEver = worker.run(p2p(), Duration.ofSeconds(30), List.of());
+    ProbeRun known = worker.run(p2p(face), Duration.ofSeconds(30), KNOWN);
+    ProbeRun firstEver = worker.run(p2p(face), Duration.ofSeconds(30), List.of());
 
     assertThat(known.targets()).extracting(TargetResult::target).containsExactlyElementsOf(KNOWN);
     assertThat(known.targets())
         .allSatisfy(
             t -> {
               assertThat(t.outcome()).isEqualTo(Outcome.ERROR);
-              assertThat(t.error()).startsWith("aclInit returned 507899");
-              assertThat(t.call()).isEqualTo("aclInit");
+              assertThat(t.error()).startsWith(init + " returned " + code);
+              assertThat(t.call()).isEqualTo(init);
             });
     // With no target ever known, the probe's name is the only place the error can go.
     assertThat(firstEver.targets()).extracting(TargetResult::target).containsExactly("p2p");
   }
 
-  @Test
-  void aDeviceCountThatFailsLandsOnTheKnownTargets() {
-    SimFaults.set("fail aclrtGetDeviceCount 507033");
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aDeviceCountThatFailsLandsOnTheKnownTargets(SimFace face) {
+    String count = face.symbol(SimFace.Call.DEVICE_COUNT);
+    SimFaults.set("fail " + count + " 3");
 
-    ProbeRun run = worker.run(p2p(), Duration.ofSeconds(30), KNOWN);
+    ProbeRun run = worker.run(p2p(face), Duration.ofSeconds(30), KNOWN);
 
     assertThat(run.targets()).extracting(TargetResult::target).containsExactlyElementsOf(KNOWN);
     assertThat(run.targets())
-        .allSatisfy(t -> assertThat(t.error()).startsWith("aclrtGetDeviceCount returned 507033"));
+        .allSatisfy(t -> assertThat(t.error()).startsWith(count + " returned 3"));
   }
 
   @Test
@@ -129,13 +146,29 @@ class WorkerFaultReportTest {
         .anySatisfy(d -> assertThat(d).startsWith("aclrtResetDevice(0) returned 507899: "));
   }
 
+  /** CUDA has no finalize: what can fail at the end is the release of a primary context. */
   @Test
-  void aFailingCommunicatorDestroyIsToleratedAndTheFiguresStand() {
-    SimFaults.set("fail HcclCommDestroy 4");
+  void aFailingContextReleaseIsToleratedButReported() {
+    SimFaults.set("fail cuDevicePrimaryCtxRelease_v2 999");
+
+    ProbeRun run = worker.run(p2p(SimFace.CUDA), Duration.ofSeconds(30), KNOWN);
+
+    assertThat(run.allSucceeded()).as(run.toString()).isTrue();
+    assertThat(run.tolerated())
+        .extracting(ToleratedFailure::detail)
+        .anySatisfy(
+            d -> assertThat(d).startsWith("cuDevicePrimaryCtxRelease_v2(0) returned 999: "));
+  }
+
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void aFailingCommunicatorDestroyIsToleratedAndTheFiguresStand(SimFace face) {
+    String destroy = face == SimFace.ASCEND ? "HcclCommDestroy" : "ncclCommDestroy";
+    SimFaults.set("fail " + destroy + " 4");
 
     ProbeRun run =
         worker.run(
-            request("allreduce", new AllreduceSettings(List.of(1024L), 1, 3, List.of())),
+            request(face, "allreduce", new AllreduceSettings(List.of(1024L), 1, 3, List.of(0, 1))),
             Duration.ofSeconds(60),
             List.of());
 
@@ -143,7 +176,7 @@ class WorkerFaultReportTest {
     assertThat(run.targets().get(0).measurements()).isNotEmpty();
     assertThat(run.tolerated())
         .extracting(ToleratedFailure::detail)
-        .anySatisfy(d -> assertThat(d).startsWith("HcclCommDestroy (device 0) returned 4"));
+        .anySatisfy(d -> assertThat(d).startsWith(destroy + " (device 0) returned 4"));
   }
 
   @Test

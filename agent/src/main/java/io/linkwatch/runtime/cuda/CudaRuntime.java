@@ -523,14 +523,14 @@ public final class CudaRuntime implements DeviceRuntime {
           journal.onDevice(device);
           int rc = cu.cuDevicePrimaryCtxRelease_v2(device);
           if (rc != CUDA_SUCCESS) {
+            String text = describe(rc);
             tolerate(
                 "cuDevicePrimaryCtxRelease_v2",
                 "cuDevicePrimaryCtxRelease_v2("
                     + device
                     + ") returned "
                     + rc
-                    + ": "
-                    + describe(rc));
+                    + (text == null ? "" : ": " + text));
           }
         });
     contexts.clear();
