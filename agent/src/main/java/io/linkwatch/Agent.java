@@ -7,7 +7,7 @@ import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.registry.ProbeKind;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
@@ -42,7 +42,10 @@ public final class Agent implements AutoCloseable {
    * Starts serving at once and the first probe runs {@code firstDelayMillis} later (plus jitter).
    */
   public static Agent start(AgentConfig config, long firstDelayMillis) throws Exception {
-    config = config.withBackend(DeviceRuntimes.resolve(config.backend()));
+    if (config.backend() == Backend.AUTO) {
+      // Workers, build_info and logs need the backend auto stood for: DeviceRuntimes.checkLoadable.
+      throw new IllegalArgumentException("the backend must be resolved before the agent starts");
+    }
     Clock clock = Clock.systemUTC();
     ResultStore store = new ResultStore(clock);
     List<ProbeConfig> enabled = new ArrayList<>();

@@ -177,7 +177,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
+    try (DeviceRuntime runtime = Runtimes.open(backend)) {
       int devices = runtime.deviceCount();
       if (devices < 2) {
         err.println(

@@ -73,8 +73,7 @@ final class RunCommand implements Callable<Integer> {
     }
     // Fails with the one-line "not found" message before anything starts; workers, metrics and logs
     // get the backend auto stood for.
-    cfg = cfg.withBackend(DeviceRuntimes.resolve(cfg.backend()));
-    DeviceRuntimes.checkLoadable(cfg.backend());
+    cfg = cfg.withBackend(DeviceRuntimes.checkLoadable(cfg.backend()));
     // /metrics is up before the scheduler starts: the first probe need not wait beyond its jitter.
     Agent agent = Agent.start(cfg, 0);
     String host = cfg.listen().host();

@@ -11,4 +11,12 @@ public class BackendUnavailableException extends RuntimeException {
   public BackendUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** The sim asked for by name could not be loaded, with the first line of the linker's reason. */
+  public static BackendUnavailableException simNotLoadable(UnsatisfiedLinkError e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return new BackendUnavailableException(
+        "liblinkwatch-sim.so could not be loaded (" + (nl < 0 ? m : m.substring(0, nl)) + ")", e);
+  }
 }

@@ -25,16 +25,19 @@ public final class DeviceRuntimes {
   }
 
   /**
-   * Loads the backend's main library without touching a device, so a missing one fails the start
-   * with its one-line message before anything runs.
+   * Resolves the backend and loads its main library without touching a device, so a missing one
+   * fails the start with its one-line message before anything runs.
+   *
+   * @return the backend {@code backend} stands for, never {@link Backend#AUTO}
    */
-  public static void checkLoadable(Backend backend) {
+  public static Backend checkLoadable(Backend backend) {
     Backend b = resolve(backend);
     switch (b.vendor()) {
       case ASCEND -> AscendLibraries.load(b);
       case NVIDIA -> CudaLibraries.load(b, CallJournal.NONE);
       case NONE -> throw new IllegalStateException("unresolved backend " + b.id());
     }
+    return b;
   }
 
   /**

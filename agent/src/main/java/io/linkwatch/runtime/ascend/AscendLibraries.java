@@ -52,8 +52,7 @@ public final class AscendLibraries {
             path,
             journal);
       } catch (UnsatisfiedLinkError e) {
-        throw new BackendUnavailableException(
-            "liblinkwatch-sim.so could not be loaded (" + firstLine(e) + ")", e);
+        throw BackendUnavailableException.simNotLoadable(e);
       }
     }
     try {
@@ -73,12 +72,6 @@ public final class AscendLibraries {
     } catch (UnsatisfiedLinkError e) {
       return false;
     }
-  }
-
-  private static String firstLine(Throwable e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 
   public Backend backend() {

@@ -55,8 +55,7 @@ public final class CudaLibraries {
             path,
             journal);
       } catch (UnsatisfiedLinkError e) {
-        throw new BackendUnavailableException(
-            "liblinkwatch-sim.so could not be loaded (" + firstLine(e) + ")", e);
+        throw BackendUnavailableException.simNotLoadable(e);
       }
     }
     if (backend != Backend.CUDA) {
@@ -79,12 +78,6 @@ public final class CudaLibraries {
     } catch (UnsatisfiedLinkError e) {
       return false;
     }
-  }
-
-  private static String firstLine(Throwable e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 
   public Backend backend() {

@@ -28,6 +28,10 @@ final class NvmlDevices implements AutoCloseable {
   private NvmlLibrary nvml;
   private Map<String, Integer> indexByBusId;
   private Map<Integer, Pointer> handles;
+
+  /** CUDA ordinal to NVML index, found once per device (empty: NVML does not list it). */
+  private final Map<Integer, Optional<Integer>> indexByDevice = new HashMap<>();
+
   private String unavailable;
 
   /**
@@ -89,20 +93,27 @@ final class NvmlDevices implements AutoCloseable {
   /** NVML's index of a CUDA device, or empty where NVML is missing or does not list it. */
   Optional<Integer> index(int device) {
     try {
-      nvml();
+      return indexOf(device);
     } catch (RuntimeException | UnsatisfiedLinkError e) {
       return Optional.empty();
     }
-    String bus = cudaBusId.apply(device);
-    synchronized (this) {
-      return bus == null ? Optional.empty() : Optional.ofNullable(indexByBusId.get(bus));
+  }
+
+  /** The index, with NVML initialized first; throws where NVML cannot be had. */
+  private synchronized Optional<Integer> indexOf(int device) {
+    nvml();
+    Optional<Integer> known = indexByDevice.get(device);
+    if (known == null) {
+      String bus = cudaBusId.apply(device);
+      known = bus == null ? Optional.empty() : Optional.ofNullable(indexByBusId.get(bus));
+      indexByDevice.put(device, known);
     }
+    return known;
   }
 
   /** The NVML handle of a CUDA device; throws where there is none. */
   Pointer handle(int device) {
-    nvml();
-    Optional<Integer> index = index(device);
+    Optional<Integer> index = indexOf(device);
     if (index.isEmpty()) {
       throw new DeviceException(
           "nvmlDeviceGetPciInfo_v3",
