@@ -35,10 +35,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code linkwatch topo}: the link matrix in the layout of {@code npu-smi info -t topo}, then the
- * inventory; with {@code --measure} also the measured copy bandwidth of every ordered pair (the p2p
- * probe) with the device-local figure (the device-memory probe) on the diagonal, and each link's
- * ratio to its source device's local bandwidth.
+ * {@code linkwatch topo}: the link matrix in the layout of {@code npu-smi info -t topo} (devices
+ * named GPU0, GPU1 ... on NVIDIA, as {@code nvidia-smi topo -m} names them), then the inventory;
+ * with {@code --measure} also the measured copy bandwidth of every ordered pair (the p2p probe)
+ * with the device-local figure (the device-memory probe) on the diagonal, and each link's ratio to
+ * its source device's local bandwidth.
  *
  * <pre>
  * Topology from aclrtGetDevicesTopo
@@ -128,8 +129,10 @@ final class TopoCommand implements Callable<Integer> {
     TopologySource source = Runtimes.topologySource(options.topologyCommand);
     List<ProbeRun> runs = new ArrayList<>();
     Report report;
+    String deviceWord;
     try (DeviceRuntime runtime = Runtimes.open(options.backend)) {
       int count = runtime.deviceCount();
+      deviceWord = runtime.backend().vendor().deviceWord();
       if (measure) {
         new Preflight(runtime, HostPaths.system(), settings::problem)
             .sizesFit("size", List.of(size));
@@ -176,7 +179,7 @@ final class TopoCommand implements Callable<Integer> {
         throw new UncheckedIOException(e);
       }
     } else {
-      print(report, out);
+      print(report, deviceWord, out);
     }
     out.flush();
     PrintWriter err = spec.commandLine().getErr();
@@ -233,7 +236,7 @@ final class TopoCommand implements Callable<Integer> {
     return errors;
   }
 
-  private static void print(Report report, PrintWriter out) {
+  private static void print(Report report, String deviceWord, PrintWriter out) {
     int n = report.devices();
     out.println("Topology from " + report.source());
     out.println();
@@ -244,6 +247,7 @@ final class TopoCommand implements Callable<Integer> {
     boolean affinity = report.inventory().stream().anyMatch(d -> !d.cpuAffinity().isEmpty());
     print(
         matrix(
+            deviceWord,
             n,
             (s, d) -> s == d ? "X" : links.getOrDefault(s + "->" + d, "unknown"),
             affinity ? "CPU Affinity" : null,
@@ -279,6 +283,7 @@ final class TopoCommand implements Callable<Integer> {
         "Copy bandwidth GB/s, " + ByteSize.format(m.sizeBytes()) + " (diagonal: device-local)");
     print(
         matrix(
+            deviceWord,
             n,
             (s, d) -> {
               Double bps = s == d ? local.get(s) : bps(p2p.get(s + "->" + d));
@@ -291,6 +296,7 @@ final class TopoCommand implements Callable<Integer> {
     out.println("Ratio to the source device's local bandwidth");
     print(
         matrix(
+            deviceWord,
             n,
             (s, d) -> {
               if (s == d) {
@@ -318,17 +324,18 @@ final class TopoCommand implements Callable<Integer> {
     String at(int src);
   }
 
-  private static Table matrix(int n, Cell cell, String extraHeader, Extra extra) {
+  private static Table matrix(
+      String deviceWord, int n, Cell cell, String extraHeader, Extra extra) {
     List<String> header = new ArrayList<>(List.of(""));
     for (int d = 0; d < n; d++) {
-      header.add("NPU" + d);
+      header.add(deviceWord + d);
     }
     if (extraHeader != null) {
       header.add(extraHeader);
     }
     Table table = new Table(header.toArray(String[]::new));
     for (int s = 0; s < n; s++) {
-      List<String> row = new ArrayList<>(List.of("NPU" + s));
+      List<String> row = new ArrayList<>(List.of(deviceWord + s));
       for (int d = 0; d < n; d++) {
         row.add(cell.at(s, d));
       }

@@ -81,9 +81,10 @@ public final class TopologyProbe implements Probe {
       Topology topology, int count, long started, DeviceRuntime runtime) {
     if (topology.links().isEmpty()) {
       String asked =
-          runtime.backend().vendor() == Backend.Vendor.NVIDIA
-              ? "NVML"
-              : "aclrtGetDevicesTopo, then the topology command";
+          runtime.linkTypeSource()
+              + (runtime.backend().vendor() == Backend.Vendor.ASCEND
+                  ? ", then the topology command"
+                  : "");
       return TargetResult.failure(
           LINKS_TARGET,
           Outcome.ERROR,

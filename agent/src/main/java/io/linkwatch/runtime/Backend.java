@@ -23,9 +23,23 @@ public enum Backend {
 
   /** The device family a backend binds to. */
   public enum Vendor {
-    NONE,
-    ASCEND,
-    NVIDIA
+    NONE("NPU"),
+    ASCEND("NPU"),
+    NVIDIA("GPU");
+
+    private final String deviceWord;
+
+    Vendor(String deviceWord) {
+      this.deviceWord = deviceWord;
+    }
+
+    /**
+     * What the vendor's own tools call a device in their matrices: {@code NPU0} in {@code npu-smi
+     * info -t topo}, {@code GPU0} in {@code nvidia-smi topo -m}.
+     */
+    public String deviceWord() {
+      return deviceWord;
+    }
   }
 
   private final String id;

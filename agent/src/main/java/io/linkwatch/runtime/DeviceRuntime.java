@@ -49,6 +49,12 @@ public interface DeviceRuntime extends AutoCloseable {
   /** The link between two devices as the runtime reports it, or empty when it cannot tell. */
   Optional<LinkType> linkType(int device, int other);
 
+  /**
+   * Where {@link #linkType} gets its answers, as topology results name their source: {@code
+   * aclrtGetDevicesTopo}, {@code nvml}.
+   */
+  String linkTypeSource();
+
   boolean canAccessPeer(int device, int peer);
 
   /** Lets {@code device} reach {@code peer}'s memory; enabling twice is harmless. */

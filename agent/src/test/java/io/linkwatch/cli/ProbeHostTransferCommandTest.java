@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.testing.SimFace;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -12,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 
 /** {@code linkwatch probe host-transfer}, run in this process with its output captured. */
@@ -63,28 +66,33 @@ class ProbeHostTransferCommandTest {
                 + System.lineSeparator());
   }
 
-  @Test
-  void badMemoryKindAndDeviceAreUsageErrors() {
-    assertThat(linkwatch("probe", "host-transfer", "--backend", "sim", "--memory", "huge"))
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void badMemoryKindAndDeviceAreUsageErrors(SimFace face) {
+    String backend = face.backend().id();
+    assertThat(linkwatch("probe", "host-transfer", "--backend", backend, "--memory", "huge"))
         .isEqualTo(Main.EXIT_USAGE);
-    assertThat(linkwatch("probe", "host-transfer", "--backend", "sim", "--devices", "9"))
+    assertThat(linkwatch("probe", "host-transfer", "--backend", backend, "--devices", "9"))
         .isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString())
         .isEqualTo(
             "linkwatch: --memory: 'huge' is not a kind of host memory (use pinned or pageable)"
                 + System.lineSeparator()
-                + "linkwatch: --devices: no device 9 (found 2)"
+                + "linkwatch: --devices: no device 9 (found "
+                + face.devices()
+                + ")"
                 + System.lineSeparator());
   }
 
-  @Test
-  void printsTheTableOnThisMachine() {
+  @ParameterizedTest
+  @EnumSource(SimFace.class)
+  void printsTheTableOnThisMachine(SimFace face) {
     int code =
         linkwatch(
             "probe",
             "host-transfer",
             "--backend",
-            "sim",
+            face.backend().id(),
             "--devices",
             "0",
             "--nodes",
@@ -102,7 +110,10 @@ class ProbeHostTransferCommandTest {
         .containsExactly(
             "device", "cpu node", "mem node", "memory", "size", "H2D GB/s", "D2H GB/s", "pages");
     assertThat(lines.get(1))
-        .matches("0 +0 +0 +pinned \\(aclrtHostRegisterV2\\) +4MiB +[0-9.]+ +[0-9.]+ +N0 1\\.00");
+        .matches(
+            "0 +0 +0 +pinned \\("
+                + face.symbol(SimFace.Call.HOST_REGISTER)
+                + "\\) +4MiB +[0-9.]+ +[0-9.]+ +N0 1\\.00");
     assertThat(lines.get(2)).matches("0 +0 +0 +pageable +4MiB +[0-9.]+ +[0-9.]+ +N0 1\\.00");
     assertThat(lines.get(3))
         .matches(

@@ -67,6 +67,16 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public String linkTypeSource() {
+    return delegate.linkTypeSource();
+  }
+
+  @Override
+  public io.linkwatch.runtime.PinnedMemoryCalls pinnedMemoryCalls() {
+    return delegate.pinnedMemoryCalls();
+  }
+
+  @Override
   public boolean canAccessPeer(int device, int peer) {
     return delegate.canAccessPeer(device, peer);
   }

@@ -124,7 +124,7 @@ class TopologyProbeTest {
     assertThat(links.error())
         .isEqualTo(
             face == SimFace.CUDA
-                ? "no topology source answered (NVML)"
+                ? "no topology source answered (nvml)"
                 : "no topology source answered (aclrtGetDevicesTopo, then the topology command)");
     assertThat(links.measurements()).isEmpty();
     assertThat(of(run, "dev0")).hasSize(1);

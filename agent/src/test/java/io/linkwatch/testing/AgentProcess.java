@@ -55,11 +55,21 @@ public final class AgentProcess implements AutoCloseable {
     return out.toString();
   }
 
-  /** Starts the agent with {@code configYaml} (listen and backend are set here). */
+  /** Starts the agent on the Ascend sim with {@code configYaml} (listen is set here). */
   public static AgentProcess start(Path dir, String configYaml, Map<String, String> env)
       throws Exception {
+    return start(dir, SimFace.ASCEND, configYaml, env);
+  }
+
+  /**
+   * Starts the agent on one face of the sim with {@code configYaml} (listen and backend are set
+   * here).
+   */
+  public static AgentProcess start(
+      Path dir, SimFace face, String configYaml, Map<String, String> env) throws Exception {
     Path config = dir.resolve("linkwatch.yaml");
-    Files.writeString(config, "backend: sim\nlisten: 127.0.0.1:0\n" + configYaml);
+    Files.writeString(
+        config, "backend: " + face.backend().id() + "\nlisten: 127.0.0.1:0\n" + configYaml);
     Path control = dir.resolve("sim-control");
     Map<String, String> all = new java.util.HashMap<>(env);
     all.put("LINKWATCH_SIM_CONTROL", control.toString());

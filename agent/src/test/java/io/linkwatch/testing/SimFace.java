@@ -43,7 +43,9 @@ public enum SimFace {
         "aclInit",
         "aclrtGetDeviceCount",
         "dcmi_init",
-        "dcmi_get_device_resource_info"
+        "dcmi_get_device_resource_info",
+        "aclrtHostRegisterV2",
+        "aclrtMemcpyAsync"
       },
       507011,
       270e-6,
@@ -77,7 +79,9 @@ public enum SimFace {
         "cuInit",
         "cuDeviceGetCount",
         "nvmlInit_v2",
-        "nvmlDeviceGetComputeRunningProcesses_v3"
+        "nvmlDeviceGetComputeRunningProcesses_v3",
+        "cuMemHostRegister_v2",
+        "cuMemcpyDtoDAsync_v2"
       },
       700,
       15e-6,
@@ -106,7 +110,11 @@ public enum SimFace {
     /** The device-activity library's initialization (DCMI, NVML). */
     MONITOR_INIT,
     /** The device-activity library's process list. */
-    MONITOR_PROCESSES
+    MONITOR_PROCESSES,
+    /** Page-locking memory the process already has. */
+    HOST_REGISTER,
+    /** The asynchronous copy within one device's memory (the device_memory probe's). */
+    LOCAL_COPY_ASYNC
   }
 
   private final Backend backend;
@@ -155,6 +163,64 @@ public enum SimFace {
   /** A code of the activity library for "not supported here", which it will not get over. */
   public int monitorNotSupportedCode() {
     return this == ASCEND ? -8013 : 3;
+  }
+
+  /** What topology results name as the source of the runtime's own link answers. */
+  public String linkTypeSource() {
+    return this == ASCEND ? "aclrtGetDevicesTopo" : "nvml";
+  }
+
+  /** The environment variable that limits which host devices the runtime shows. */
+  public String visibleDevicesVariable() {
+    return this == ASCEND ? "ASCEND_RT_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+  }
+
+  /**
+   * The environment that narrows the built-in profile to its first two devices (the CUDA face's
+   * eight GPUs make 56 pairs), so a command's figures are those of link 0-1 on both faces.
+   */
+  public java.util.Map<String, String> firstTwoDevices() {
+    return this == ASCEND ? java.util.Map.of() : java.util.Map.of(visibleDevicesVariable(), "0,1");
+  }
+
+  /** The physical id the built-in profile gives host device {@code hostDevice}. */
+  public int physicalId(int hostDevice) {
+    return this == ASCEND ? 2 + hostDevice : hostDevice;
+  }
+
+  /** What the vendor's tools call device {@code n} in a matrix: {@code NPU0}, {@code GPU0}. */
+  public String matrixName(int n) {
+    return backend.vendor().deviceWord() + n;
+  }
+
+  /** A profile under {@code native/profiles} with eight devices all joined by one link type. */
+  public String eightDeviceProfile() {
+    return this == ASCEND ? "8x910b-hccs.profile" : "hgx-h200.profile";
+  }
+
+  /** The device name in {@link #eightDeviceProfile}. */
+  public String eightDeviceName() {
+    return this == ASCEND ? "Ascend910B3" : "NVIDIA H200";
+  }
+
+  /** The link type of every pair in {@link #eightDeviceProfile}. */
+  public String eightDeviceLink() {
+    return this == ASCEND ? "HCCS" : "NVLINK";
+  }
+
+  /** A profile under {@code native/profiles} with one device. */
+  public String singleDeviceProfile() {
+    return this == ASCEND ? "single-device.profile" : "single-gpu.profile";
+  }
+
+  /** The collective library's code for an internal error, and the text it gives for it. */
+  public int collectiveInternalErrorCode() {
+    return this == ASCEND ? 4 : 3;
+  }
+
+  /** The profile's allreduce bus bandwidth for large messages, bytes per second. */
+  public double allreduceBusBandwidth() {
+    return this == ASCEND ? 105e9 : 480e9;
   }
 
   /** The management library that tells who uses a device: {@code dcmi} or {@code nvml}. */
@@ -220,6 +286,11 @@ public enum SimFace {
   /** The link label of devices 0 and 1, e.g. {@code SIO}. */
   public String link01() {
     return link01;
+  }
+
+  /** The profile's per-copy latency of link 0-1, seconds. */
+  public double linkLatency() {
+    return this == ASCEND ? 0.21e-3 : 0.01e-3;
   }
 
   /** The profile's one-way bandwidth of link 0-1, bytes per second. */

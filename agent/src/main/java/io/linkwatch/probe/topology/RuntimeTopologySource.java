@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Topology from {@code aclrtGetDevicesTopo}. Answers {@link Topology#NONE} when the library lacks
- * the call or the device does not support it, so a caller can fall back to npu-smi.
+ * Topology from the runtime's own link query ({@code aclrtGetDevicesTopo}, NVML), named after it.
+ * Answers {@link Topology#NONE} when the library lacks the call or the device does not support it,
+ * so a caller can fall back to npu-smi.
  */
 public final class RuntimeTopologySource implements TopologySource {
   @Override
@@ -32,6 +33,6 @@ public final class RuntimeTopologySource implements TopologySource {
     } catch (DeviceException e) {
       return Topology.NONE;
     }
-    return new Topology("aclrtGetDevicesTopo", links, Map.of());
+    return new Topology(runtime.linkTypeSource(), links, Map.of());
   }
 }

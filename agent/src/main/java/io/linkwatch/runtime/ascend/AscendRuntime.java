@@ -212,6 +212,11 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
+  public String linkTypeSource() {
+    return "aclrtGetDevicesTopo";
+  }
+
+  @Override
   public Optional<LinkType> linkType(int device, int other) {
     journal.onDevice(device);
     LongByReference value = new LongByReference();

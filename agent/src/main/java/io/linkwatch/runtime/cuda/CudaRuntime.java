@@ -205,6 +205,11 @@ public final class CudaRuntime implements DeviceRuntime {
    * links end at the switch, so link states alone cannot tell the peer), else the PCIe path.
    */
   @Override
+  public String linkTypeSource() {
+    return "nvml";
+  }
+
+  @Override
   public Optional<LinkType> linkType(int device, int other) {
     journal.onDevice(device);
     return nvml.linkType(device, other);
