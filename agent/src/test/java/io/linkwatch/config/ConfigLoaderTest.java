@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -167,6 +168,22 @@ class ConfigLoaderTest {
     assertThat(ConfigLoader.load(shipped)).isEqualTo(ConfigLoader.defaults());
     for (ProbeKind kind : ProbeKind.values()) {
       assertThat(Files.readString(shipped)).contains("  " + kind.id() + ":");
+    }
+  }
+
+  /** The demo configs load, run their face of the sim and schedule every probe. */
+  @Test
+  void exampleConfigsLoadAndNameEveryProbe() throws Exception {
+    Map<String, Backend> examples =
+        Map.of("sim.yaml", Backend.SIM, "sim-cuda.yaml", Backend.SIM_CUDA);
+    for (Map.Entry<String, Backend> e : examples.entrySet()) {
+      Path file = Path.of("..", "examples", e.getKey());
+      AgentConfig config = ConfigLoader.load(file);
+      assertThat(config.backend()).as(e.getKey()).isEqualTo(e.getValue());
+      for (ProbeKind kind : ProbeKind.values()) {
+        assertThat(Files.readString(file)).as(e.getKey()).contains("  " + kind.id() + ":");
+        assertThat(config.probes().get(kind).enabled()).as(e.getKey() + " " + kind.id()).isTrue();
+      }
     }
   }
 
