@@ -20,8 +20,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A fleet on loopback: eight agents on the sim, listed by file_sd with {@code cluster} and {@code
@@ -43,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the A3's 0.21 ms a 16 MiB copy is mostly latency, and 0.6x the bandwidth would show as only
  * 0.8x).
  */
+@Tag(AlertWindows.TAG)
+@Execution(ExecutionMode.CONCURRENT)
 class FleetLiveTest {
   static final int HOSTS = 8;
 

@@ -10,14 +10,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The agent on the sim under a real Prometheus that loads the shipped alert rules (with their
  * windows shortened by {@code grafana/test/live-config.py}): healthy scrapes raise no alert; a
  * degraded link 0->1 raises the link alert for that pair only; restoring it clears the alert.
  */
+@Tag(AlertWindows.TAG)
+@Execution(ExecutionMode.CONCURRENT)
 class PrometheusLiveTest {
   static final String CONFIG =
       """
