@@ -274,6 +274,9 @@ static void complete_round(struct lw_group *g)
     }
     size_t bytes = (size_t)g->count * lw_dtype_size(g->type);
     size_t recv_bytes = g->coll == ALLGATHER ? bytes * (size_t)g->n : bytes;
+    lw_lock();
+    lw_device_written();   /* the receive buffers change from here */
+    lw_unlock();
     if (g->coll == ALLREDUCE) {
         lw_reduce(send, recv, g->n, g->count, g->type, g->op);
     } else {
@@ -286,6 +289,7 @@ static void complete_round(struct lw_group *g)
             lw_corrupt_bytes(recv[r], recv_bytes);
 
     lw_lock();
+    lw_device_written();   /* and a copy that started meanwhile is not a repeat */
     if (!lw.prof.passthrough && lw.initialized) {
         double start = 0;
         for (int r = 0; r < g->n; r++)

@@ -194,6 +194,10 @@ int lw_reg_add(struct lw_alloc a);              /* 0, or -1 when out of memory *
 int lw_reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out);
 /* The first entry of any face overlapping [p, p+n), if any. */
 bool lw_reg_overlap(const void *p, size_t n, struct lw_alloc *hit);
+/* Any face wrote device memory other than through lw_copy_execute (a
+ * collective's results, an allocation made or freed), so a copy that repeats
+ * the last one must really copy again (copy.c); lock held. */
+void lw_device_written(void);
 /* Is [addr, addr+len) pinned (MallocHost or registered)? */
 bool lw_is_pinned(const void *addr);
 /* Device memory left for this process (after other processes' workloads). */

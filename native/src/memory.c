@@ -57,6 +57,7 @@ int lw_reg_add(struct lw_alloc a)
         capreg = ncap;
     }
     reg[nreg++] = a;
+    lw_device_written();
     return 0;
 }
 
@@ -84,6 +85,7 @@ int lw_reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out)
         }
         *out = reg[i];
         reg[i] = reg[--nreg];
+        lw_device_written();
         return 0;
     }
     lw_err("%s: %p is not a live %s allocation (unknown or already freed)", fn, p, kind_name(kind));

@@ -180,3 +180,71 @@ void test_model_bidirectional(void)
     aclrtDestroyEvent(e);
     aclrtDestroyStream(s);
 }
+
+/* Reads back byte 0 and the last byte of a device buffer. */
+static void ends(void *d, size_t n, unsigned char out[2])
+{
+    unsigned char *back = malloc(n);
+    CHECK_RC(aclrtMemcpy(back, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    out[0] = back[0];
+    out[1] = back[n - 1];
+    free(back);
+}
+
+/* A D2D copy that repeats the last one with no device memory written since is
+ * not copied again (dst already holds the bytes), yet takes its modeled time;
+ * any write in between (the source refilled, a collective, another copy, an
+ * allocation) and a corrupt fault make it a real copy again. */
+void test_repeated_copy(void)
+{
+    size_t n = 4 * MiB;
+    void *d0, *d1;
+    aclrtStream s;
+    unsigned char *h = malloc(n), got[2];
+    peer_pair(&d0, &d1, n);
+    CHECK_RC(aclrtCreateStream(&s), 0);
+
+    memset(h, 1, n);
+    CHECK_RC(aclrtMemcpy(d0, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    memset(h, 2, n);
+    CHECK_RC(aclrtMemcpy(d0, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), 0);   /* source refilled */
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);   /* repeat */
+    ends(d1, n, got);
+    CHECK(got[0] == 2 && got[1] == 2);
+
+    /* a copy the other way writes d0: the next 0->1 copies it */
+    void *d0b;
+    CHECK_RC(aclrtMalloc(&d0b, n, ACL_MEM_MALLOC_HUGE_FIRST_P2P), 0);
+    memset(h, 3, n);
+    CHECK_RC(aclrtMemcpy(d0b, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0b, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    CHECK_RC(aclrtMemcpyAsync(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);   /* d0 = 3 */
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    ends(d1, n, got);
+    CHECK(got[0] == 3 && got[1] == 3);
+
+    /* a corrupt fault hits a repeat too, and the next clean repeat repairs dst */
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    set_control("corrupt aclrtMemcpyAsync\n");
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    set_control(NULL);
+    ends(d1, n, got);
+    CHECK(got[0] != 3);
+    CHECK_RC(aclrtMemcpyAsync(d1, n, d0, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s), 0);
+    ends(d1, n, got);
+    CHECK(got[0] == 3 && got[1] == 3);
+
+    /* repeats still take the model's time: 64 MiB 0->1 as in test_model_p2p_local */
+    CHECK_RC(aclrtFree(d1), 0);
+    CHECK_RC(aclrtFree(d0), 0);
+    peer_pair(&d0, &d1, 64 * MiB);
+    CHECK_NEAR(copy_gbps(d1, d0, 64 * MiB, s, 20), 116.5, 0.10);
+
+    aclrtDestroyStream(s);
+    aclrtFree(d0);
+    aclrtFree(d1);
+    aclrtFree(d0b);
+    free(h);
+}
