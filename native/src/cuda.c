@@ -35,8 +35,7 @@ struct CUevent_st {
     uint32_t magic;
     unsigned flags;
     int device;         /* of the context it was created in */
-    bool recorded;
-    double stamp;       /* seconds, model clock or CLOCK_MONOTONIC */
+    struct lw_mark mark;
 };
 static struct lw_set cu_events;   /* lw.lock */
 
@@ -636,8 +635,8 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (!rc)
         rc = need_stream(hStream, &s);
-    if (!rc && e->recorded && !lw.prof.passthrough && e->stamp > s->clock)
-        s->clock = e->stamp;
+    if (!rc)
+        lw_stream_wait_mark(s, &e->mark);
     lw_unlock();
     return rc;
 }
@@ -665,7 +664,7 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
             free(e);
             rc = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
-            *e = (struct CUevent_st){ CUEVENT_MAGIC, Flags, cur, false, 0.0 };
+            *e = (struct CUevent_st){ CUEVENT_MAGIC, Flags, cur, { false, 0.0 } };
             lw_count(LW_CNT_EVENT, 1);
             *phEvent = e;
         }
@@ -689,10 +688,8 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
         rc = need_stream(hStream, &s);
     if (!rc && s->device != e->device)
         rc = CUDA_ERROR_INVALID_HANDLE;   /* event and stream of different contexts */
-    if (!rc) {
-        e->stamp = lw.prof.passthrough ? lw_now() : s->clock;
-        e->recorded = true;
-    }
+    if (!rc)
+        lw_mark_record(&e->mark, s);
     lw_unlock();
     return rc;
 }
@@ -722,11 +719,11 @@ CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
         rc = CUDA_ERROR_INVALID_VALUE;
     /* the driver's code for an unknown event, one made with DISABLE_TIMING, and
      * one never recorded */
-    if (!rc && (!a || !b || ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) || !a->recorded ||
-                !b->recorded))
+    if (!rc && (!a || !b || ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) ||
+                !a->mark.recorded || !b->mark.recorded))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (!rc)
-        *pMilliseconds = (float)((b->stamp - a->stamp) * 1e3);
+        *pMilliseconds = lw_mark_elapsed_ms(&a->mark, &b->mark);
     lw_unlock();
     return rc;
 }

@@ -213,6 +213,16 @@ struct lw_stream {
     unsigned flags;     /* the CUDA face's cuStreamCreate flags */
 };
 struct lw_stream *lw_stream_new(int device, bool is_default);
+/* An event's time as both faces keep it: recording stamps the stream's clock
+ * (or CLOCK_MONOTONIC in pass-through), waiting moves a stream's clock up to
+ * the stamp, elapsed time is the difference.  Lock held. */
+struct lw_mark {
+    bool recorded;
+    double stamp;       /* seconds, model clock or CLOCK_MONOTONIC */
+};
+void lw_mark_record(struct lw_mark *m, const struct lw_stream *s);
+void lw_stream_wait_mark(struct lw_stream *s, const struct lw_mark *m);   /* never recorded: no wait */
+float lw_mark_elapsed_ms(const struct lw_mark *start, const struct lw_mark *end);
 void lw_stream_free(struct lw_stream *s);
 /* Resolves a caller's handle (NULL = current device's default); lock held. */
 struct lw_stream *lw_stream_resolve(aclrtStream s, const char *fn);

@@ -16,9 +16,25 @@
 struct lw_event {
     uint32_t magic;
     uint32_t flag;
-    bool recorded;
-    double stamp;       /* seconds, model clock or CLOCK_MONOTONIC */
+    struct lw_mark mark;
 };
+
+void lw_mark_record(struct lw_mark *m, const struct lw_stream *s)
+{
+    m->stamp = lw.prof.passthrough ? lw_now() : s->clock;
+    m->recorded = true;
+}
+
+void lw_stream_wait_mark(struct lw_stream *s, const struct lw_mark *m)
+{
+    if (m->recorded && !lw.prof.passthrough && m->stamp > s->clock)
+        s->clock = m->stamp;
+}
+
+float lw_mark_elapsed_ms(const struct lw_mark *start, const struct lw_mark *end)
+{
+    return (float)((end->stamp - start->stamp) * 1e3);
+}
 
 static struct lw_set streams, events;   /* user-created only, both faces' streams; lw.lock */
 
@@ -263,9 +279,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     } else if (!(s = lw_stream_resolve(stream, "aclrtRecordEvent"))) {
         rc = resolve_code(stream);
     } else {
-        struct lw_event *e = event;
-        e->stamp = lw.prof.passthrough ? lw_now() : s->clock;
-        e->recorded = true;
+        lw_mark_record(&((struct lw_event *)event)->mark, s);
     }
     lw_unlock();
     return rc;
@@ -286,9 +300,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     } else if (!(s = lw_stream_resolve(stream, "aclrtStreamWaitEvent"))) {
         rc = resolve_code(stream);
     } else {
-        struct lw_event *e = event;
-        if (e->recorded && !lw.prof.passthrough && e->stamp > s->clock)
-            s->clock = e->stamp;
+        lw_stream_wait_mark(s, &((struct lw_event *)event)->mark);
     }
     lw_unlock();
     return rc;
@@ -324,11 +336,12 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
         rc = ACL_ERROR_INVALID_PARAM;
     } else {
         struct lw_event *a = startEvent, *b = endEvent;
-        if (!a->recorded || !b->recorded) {
-            lw_err("aclrtEventElapsedTime: %s event was never recorded", !a->recorded ? "start" : "end");
+        if (!a->mark.recorded || !b->mark.recorded) {
+            lw_err("aclrtEventElapsedTime: %s event was never recorded",
+                   !a->mark.recorded ? "start" : "end");
             rc = ACL_ERROR_INVALID_PARAM;
         } else {
-            *ms = (float)((b->stamp - a->stamp) * 1e3);
+            *ms = lw_mark_elapsed_ms(&a->mark, &b->mark);
         }
     }
     lw_unlock();
