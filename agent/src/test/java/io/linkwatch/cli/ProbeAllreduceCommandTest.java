@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -95,9 +97,8 @@ class ProbeAllreduceCommandTest {
     assertThat(rc).as("stderr: %s", err).isZero();
     String[] lines = out.toString().split("\n");
     assertThat(lines[0]).matches("size +p50 +p99 +algbw GB/s +busbw GB/s");
-    java.util.regex.Matcher row =
-        java.util.regex.Pattern.compile("1KiB +(\\d+\\.\\d)us +\\d+\\.\\dus +0\\.\\d +0\\.\\d")
-            .matcher(lines[1]);
+    Matcher row =
+        Pattern.compile("1KiB +(\\d+\\.\\d)us +\\d+\\.\\dus +0\\.\\d +0\\.\\d").matcher(lines[1]);
     assertThat(row.matches()).as(lines[1]).isTrue();
     assertThat(Double.parseDouble(row.group(1)) * 1e-6)
         .isCloseTo(face.allreduceLatency(), within(face.allreduceLatency() * 0.1));

@@ -5,6 +5,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The two faces of the sim, for tests that run once per vendor binding: the same simulator core
@@ -179,8 +180,8 @@ public enum SimFace {
    * The environment that narrows the built-in profile to its first two devices (the CUDA face's
    * eight GPUs make 56 pairs), so a command's figures are those of link 0-1 on both faces.
    */
-  public java.util.Map<String, String> firstTwoDevices() {
-    return this == ASCEND ? java.util.Map.of() : java.util.Map.of(visibleDevicesVariable(), "0,1");
+  public Map<String, String> firstTwoDevices() {
+    return this == ASCEND ? Map.of() : Map.of(visibleDevicesVariable(), "0,1");
   }
 
   /** The physical id the built-in profile gives host device {@code hostDevice}. */
