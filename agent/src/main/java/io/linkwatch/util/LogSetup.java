@@ -3,10 +3,10 @@ package io.linkwatch.util;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import ch.qos.logback.core.status.NopStatusListener;
 import java.util.List;
@@ -15,13 +15,13 @@ import java.util.List;
  * The logging setup of the agent, its workers and the commands, made in code (Logback's
  * Configurator, found through ServiceLoader) instead of a logback.xml: reading XML loads a parser
  * and Logback's configuration framework, about 600 classes, into every process, a worker per probe
- * run included. Plain lines on stderr: journald adds the time and the unit, so the pattern does
- * not. {@code LINKWATCH_LOG_LEVEL} (a system property or the environment) sets the level (default
- * INFO); the libraries say only warnings. Logback's own status messages stay silent: a worker's
- * stdout carries its result. An operator's {@code -Dlogback.configurationFile} still wins.
+ * run included. Plain lines on stderr ({@link PlainLineLayout}): journald adds the time and the
+ * unit, so the lines do not. {@code LINKWATCH_LOG_LEVEL} (a system property or the environment)
+ * sets the level (default INFO); the libraries say only warnings. Logback's own status messages
+ * stay silent: a worker's stdout carries its result. An operator's {@code
+ * -Dlogback.configurationFile} still wins.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
-  static final String PATTERN = "%-5level %logger{0}: %msg%n";
   static final List<String> QUIET = List.of("org.quartz", "io.vertx", "io.netty");
 
   @Override
@@ -30,9 +30,12 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY; // Logback reads the operator's file
     }
     context.getStatusManager().add(new NopStatusListener());
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    PlainLineLayout layout = new PlainLineLayout();
+    layout.setContext(context);
+    layout.start();
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
-    encoder.setPattern(PATTERN);
+    encoder.setLayout(layout);
     encoder.start();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
