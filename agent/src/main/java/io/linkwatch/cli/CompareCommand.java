@@ -1,7 +1,8 @@
 package io.linkwatch.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
 import io.linkwatch.compare.AscendDmiP2p;
 import io.linkwatch.compare.AscendDmiTransfer;
 import io.linkwatch.compare.Comparison;
@@ -28,7 +29,6 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.util.ByteSize;
-import io.linkwatch.util.Json;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -483,52 +483,56 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private void printJson(PrintWriter out) {
-    ObjectNode root = Json.MAPPER.createObjectNode();
-    root.put("tolerance", tolerance);
-    ArrayNode toolNodes = root.putArray("tools");
+    JsonObject root = new JsonObject();
+    root.addProperty("tolerance", tolerance);
+    JsonArray toolNodes = new JsonArray();
     for (VendorTool.Run t : tools) {
-      ObjectNode n = toolNodes.addObject().put("name", t.name()).put("ran", t.ran());
+      JsonObject n = new JsonObject();
+      n.addProperty("name", t.name());
+      n.addProperty("ran", t.ran());
       if (!t.ran()) {
-        n.put("problem", t.problem());
+        n.addProperty("problem", t.problem());
       }
+      toolNodes.add(n);
     }
-    ArrayNode rowNodes = root.putArray("rows");
+    root.add("tools", toolNodes);
+    JsonArray rowNodes = new JsonArray();
     for (Comparison r : rows) {
-      ObjectNode n =
-          rowNodes
-              .addObject()
-              .put("test", r.test())
-              .put("target", r.target())
-              .put("size_bytes", r.sizeBytes())
-              .put("unit", r.unit())
-              .put("tool", r.tool())
-              .put("verdict", r.verdict(tolerance));
+      JsonObject n = new JsonObject();
+      n.addProperty("test", r.test());
+      n.addProperty("target", r.target());
+      n.addProperty("size_bytes", r.sizeBytes());
+      n.addProperty("unit", r.unit());
+      n.addProperty("tool", r.tool());
+      n.addProperty("verdict", r.verdict(tolerance));
       putFigure(n, "linkwatch", r.linkwatch());
       putFigure(n, "reference", r.reference());
       putFigure(n, "ratio", r.ratio());
+      rowNodes.add(n);
     }
-    ArrayNode linkNodes = root.putArray("links");
+    root.add("rows", rowNodes);
+    JsonArray linkNodes = new JsonArray();
     for (LinkComparison l : links) {
-      linkNodes
-          .addObject()
-          .put("pair", l.pair())
-          .put("linkwatch", l.linkwatch())
-          .put("npu_smi", l.reference())
-          .put("verdict", l.verdict());
+      JsonObject n = new JsonObject();
+      n.addProperty("pair", l.pair());
+      n.addProperty("linkwatch", l.linkwatch());
+      n.addProperty("npu_smi", l.reference());
+      n.addProperty("verdict", l.verdict());
+      linkNodes.add(n);
     }
-    root.putPOJO("failures", failures);
-    try {
-      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    root.add("links", linkNodes);
+    JsonArray failureNodes = new JsonArray();
+    failures.forEach(failureNodes::add);
+    root.add("failures", failureNodes);
+    out.println(ProbeKind.JSON.writePretty(root));
   }
 
-  private static void putFigure(ObjectNode n, String name, double value) {
+  /** A figure, or null where there is none (NaN). */
+  private static void putFigure(JsonObject n, String name, double value) {
     if (Double.isNaN(value)) {
-      n.putNull(name);
+      n.add(name, JsonNull.INSTANCE);
     } else {
-      n.put(name, value);
+      n.addProperty(name, value);
     }
   }
 }

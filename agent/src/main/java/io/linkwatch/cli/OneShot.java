@@ -11,10 +11,9 @@ import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.TopologySource;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.util.Json;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,11 +83,7 @@ final class OneShot {
       err.println("linkwatch: skipped: " + run.skippedBecause());
     }
     if (json) {
-      try {
-        out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(run));
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-        throw new UncheckedIOException(e);
-      }
+      out.println(ProbeKind.JSON.writePretty(run));
     } else {
       table.accept(run);
     }

@@ -1,6 +1,5 @@
 package io.linkwatch.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.P2pSettings;
@@ -17,11 +16,10 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.probe.topology.Topology;
 import io.linkwatch.probe.topology.TopologySource;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.util.ByteSize;
-import io.linkwatch.util.Json;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -173,11 +171,7 @@ final class TopoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (options.json) {
-      try {
-        out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
-      } catch (JsonProcessingException e) {
-        throw new UncheckedIOException(e);
-      }
+      out.println(ProbeKind.JSON.writePretty(report));
     } else {
       print(report, deviceWord, out);
     }

@@ -1,10 +1,5 @@
 package io.linkwatch.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.ProbeSettings;
@@ -14,6 +9,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -22,6 +18,14 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -60,22 +64,24 @@ public final class ConfigLoader {
    */
   static <T> T parseYaml(
       String source, String text, java.util.function.BiFunction<ConfigNode, Problems, T> reader) {
-    JsonNode root;
+    Node root;
     try {
-      root = new YAMLMapper().readTree(text);
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where = at == null ? "" : "line " + at.getLineNr() + ": ";
-      throw new ConfigException(
-          source + ": " + where + "not valid YAML: " + oneLine(e.getOriginalMessage()));
+      root = new Yaml(new LoaderOptions()).compose(new StringReader(text));
+    } catch (MarkedYAMLException e) {
+      Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+      String where = at == null ? "" : "line " + (at.getLine() + 1) + ": ";
+      throw new ConfigException(source + ": " + where + "not valid YAML: " + oneLine(e));
+    } catch (YAMLException e) {
+      throw new ConfigException(source + ": not valid YAML: " + oneLine(e.getMessage()));
     }
-    if (root == null || root.isMissingNode() || root.isNull()) {
-      root = MissingNode.getInstance();
-    } else if (!root.isObject()) {
+    MappingNode top = null;
+    if (root instanceof MappingNode mapping) {
+      top = mapping;
+    } else if (root != null && !root.getTag().equals(Tag.NULL)) {
       throw new ConfigException(source + ": the file must be a mapping of keys to values");
     }
     Problems problems = new Problems();
-    T config = reader.apply(new ConfigNode("", root, problems), problems);
+    T config = reader.apply(new ConfigNode("", top, problems), problems);
     if (!problems.isEmpty()) {
       StringBuilder msg = new StringBuilder();
       for (String line : problems.lines()) {
@@ -95,6 +101,12 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw new ConfigException(file + ": cannot read: " + e.getMessage());
     }
+  }
+
+  /** What SnakeYAML found wrong, and in what, without its marks (the line is given apart). */
+  private static String oneLine(MarkedYAMLException e) {
+    String context = e.getContext() == null ? "" : e.getContext() + ": ";
+    return oneLine(context + (e.getProblem() == null ? "" : e.getProblem()));
   }
 
   /** SnakeYAML's messages quote the offending line with a caret under it; keep only the words. */

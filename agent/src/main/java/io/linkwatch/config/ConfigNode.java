@@ -1,27 +1,34 @@
 package io.linkwatch.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.probe.SettingsSource;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * A mapping in the config file, read key by key with its path kept, so that every error can name
  * the key ({@code probes.p2p.sizes[1]}). Keys nobody asked for are reported by {@link
- * #rejectUnknown()}: a typo is an error, never silently ignored.
+ * #rejectUnknown()}: a typo is an error, never silently ignored. Built on SnakeYAML's node tree
+ * (before any value is constructed), so a value is read as the text it was written with.
  */
 final class ConfigNode implements SettingsSource {
   private final String path;
-  private final JsonNode node;
+
+  /** The mapping, or null for an absent one (read as empty). */
+  private final MappingNode node;
+
   private final Problems problems;
   private final Set<String> read = new LinkedHashSet<>();
 
-  ConfigNode(String path, JsonNode node, Problems problems) {
+  ConfigNode(String path, MappingNode node, Problems problems) {
     this.path = path;
     this.node = node;
     this.problems = problems;
@@ -43,25 +50,37 @@ final class ConfigNode implements SettingsSource {
 
   boolean has(String key) {
     read.add(key);
-    return node.has(key) && !node.get(key).isNull();
+    Node v = get(key);
+    return v != null && !v.getTag().equals(Tag.NULL);
+  }
+
+  /** The value under {@code key}, or null; a key given twice is reported by {@link #keys()}. */
+  private Node get(String key) {
+    if (node == null) {
+      return null;
+    }
+    Node found = null;
+    for (NodeTuple t : node.getValue()) {
+      if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) {
+        found = t.getValueNode();
+      }
+    }
+    return found;
   }
 
   /** Whether {@code key} is present and holds a mapping. */
   boolean hasMapping(String key) {
-    return has(key) && node.get(key).isObject();
+    return has(key) && get(key) instanceof MappingNode;
   }
 
   /** The mapping under {@code key}; an absent key reads as an empty mapping. */
   ConfigNode mapping(String key) {
     if (!has(key)) {
-      return new ConfigNode(
-          child(key), com.fasterxml.jackson.databind.node.MissingNode.getInstance(), problems);
+      return new ConfigNode(child(key), null, problems);
     }
-    JsonNode v = node.get(key);
-    if (!v.isObject()) {
+    if (!(get(key) instanceof MappingNode v)) {
       problems.add(child(key), "must be a mapping of keys to values");
-      return new ConfigNode(
-          child(key), com.fasterxml.jackson.databind.node.MissingNode.getInstance(), problems);
+      return new ConfigNode(child(key), null, problems);
     }
     return new ConfigNode(child(key), v, problems);
   }
@@ -72,14 +91,15 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    JsonNode v = node.get(key);
-    if (!v.isValueNode()) {
+    Node v = get(key);
+    if (!(v instanceof ScalarNode scalar)) {
       problems.add(
-          child(key), "must be a single value, not a " + (v.isArray() ? "list" : "mapping"));
+          child(key),
+          "must be a single value, not a " + (v instanceof SequenceNode ? "list" : "mapping"));
       return fallback;
     }
     try {
-      return parse.apply(v.asText());
+      return parse.apply(scalar.getValue());
     } catch (IllegalArgumentException e) {
       problems.add(child(key), e.getMessage());
       return fallback;
@@ -90,12 +110,14 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    JsonNode v = node.get(key);
-    if (!v.isBoolean()) {
-      problems.add(child(key), "must be true or false, not '" + v.asText() + "'");
+    Node node = get(key);
+    String v = text(node);
+    // Only the two words: YAML 1.1 would also take yes/no/on/off, which read as strings elsewhere.
+    if (!isTagged(node, Tag.BOOL) || !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      problems.add(child(key), "must be true or false, not '" + v + "'");
       return fallback;
     }
-    return v.asBoolean();
+    return v.equalsIgnoreCase("true");
   }
 
   @Override
@@ -103,12 +125,18 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    JsonNode v = node.get(key);
-    if (!v.isIntegralNumber()) {
-      problems.add(child(key), "must be a whole number, not '" + v.asText() + "'");
+    Node node = get(key);
+    String v = text(node);
+    long n;
+    try {
+      if (!isTagged(node, Tag.INT)) {
+        throw new NumberFormatException(v);
+      }
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      problems.add(child(key), "must be a whole number, not '" + v + "'");
       return fallback;
     }
-    long n = v.asLong();
     if (n < min || n > max) {
       problems.add(child(key), "must be between " + min + " and " + max + ", not " + n);
       return fallback;
@@ -120,12 +148,21 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    JsonNode v = node.get(key);
-    if (!v.isNumber()) {
-      problems.add(child(key), "must be a number, not '" + v.asText() + "'");
+    Node node = get(key);
+    String v = text(node);
+    double n;
+    try {
+      if (!isTagged(node, Tag.INT) && !isTagged(node, Tag.FLOAT)) {
+        throw new NumberFormatException(v);
+      }
+      n = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      n = Double.NaN;
+    }
+    if (!Double.isFinite(n)) {
+      problems.add(child(key), "must be a number, not '" + v + "'");
       return fallback;
     }
-    double n = v.asDouble();
     if (n < min || n > max) {
       problems.add(child(key), "must be between " + min + " and " + max + ", not " + n);
       return fallback;
@@ -143,11 +180,11 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    JsonNode v = node.get(key);
-    List<JsonNode> items = new ArrayList<>();
-    if (v.isArray()) {
-      v.forEach(items::add);
-    } else if (v.isValueNode()) {
+    Node v = get(key);
+    List<Node> items = new ArrayList<>();
+    if (v instanceof SequenceNode sequence) {
+      items.addAll(sequence.getValue());
+    } else if (v instanceof ScalarNode) {
       items.add(v);
     } else {
       problems.add(child(key), "must be a list");
@@ -160,15 +197,15 @@ final class ConfigNode implements SettingsSource {
     List<T> out = new ArrayList<>();
     boolean ok = true;
     for (int i = 0; i < items.size(); i++) {
-      JsonNode item = items.get(i);
-      String itemPath = child(key) + (v.isArray() ? "[" + i + "]" : "");
-      if (!item.isValueNode()) {
+      Node item = items.get(i);
+      String itemPath = child(key) + (v instanceof SequenceNode ? "[" + i + "]" : "");
+      if (!(item instanceof ScalarNode scalar)) {
         problems.add(itemPath, "must be a single value");
         ok = false;
         continue;
       }
       try {
-        out.add(parse.apply(item.asText()));
+        out.add(parse.apply(scalar.getValue()));
       } catch (IllegalArgumentException e) {
         problems.add(itemPath, e.getMessage());
         ok = false;
@@ -179,10 +216,31 @@ final class ConfigNode implements SettingsSource {
 
   /** The keys of this mapping, for sections whose keys are names (e.g. probes). */
   List<String> keys() {
-    List<String> keys = new ArrayList<>();
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
-    it.forEachRemaining(e -> keys.add(e.getKey()));
-    return keys;
+    Set<String> keys = new LinkedHashSet<>();
+    if (node == null) {
+      return List.of();
+    }
+    for (NodeTuple t : node.getValue()) {
+      if (!(t.getKeyNode() instanceof ScalarNode k)) {
+        problems.add(path.isEmpty() ? "(top level)" : path, "keys must be single values");
+      } else if (!keys.add(k.getValue())) {
+        problems.add(child(k.getValue()), "given twice");
+      }
+    }
+    return new ArrayList<>(keys);
+  }
+
+  /**
+   * Whether {@code v} is a plain scalar that YAML reads as {@code tag} ({@code 5} is an integer,
+   * {@code "5"} a string).
+   */
+  private static boolean isTagged(Node v, Tag tag) {
+    return v instanceof ScalarNode && v.getTag().equals(tag);
+  }
+
+  /** A scalar's text; a list or mapping reads as text no parse accepts. */
+  private static String text(Node v) {
+    return v instanceof ScalarNode scalar ? scalar.getValue() : "(" + v.getNodeId() + ")";
   }
 
   void rejectUnknown() {

@@ -7,8 +7,12 @@ import java.util.List;
 final class Problems {
   private final List<String> lines = new ArrayList<>();
 
+  /** Adds a problem once: a mapping's keys may be listed more than once while it is read. */
   void add(String path, String reason) {
-    lines.add((path.isEmpty() ? "(top level)" : path) + ": " + reason);
+    String line = (path.isEmpty() ? "(top level)" : path) + ": " + reason;
+    if (!lines.contains(line)) {
+      lines.add(line);
+    }
   }
 
   boolean isEmpty() {

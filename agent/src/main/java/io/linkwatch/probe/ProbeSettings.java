@@ -1,13 +1,10 @@
 package io.linkwatch.probe;
 
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
-
 /**
  * A probe's own settings (sizes, iterations, targets); the schedule lives in the agent's config.
  * Settings travel to the worker process as JSON, tagged by {@code type}, the class's simple name;
  * the types are registered from the probes' descriptors ({@code ProbeKind.JSON}).
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 public interface ProbeSettings {
   Probe newProbe();
 

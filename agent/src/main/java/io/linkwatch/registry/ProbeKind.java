@@ -1,6 +1,5 @@
 package io.linkwatch.registry;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linkwatch.cli.CollectiveTable;
 import io.linkwatch.cli.DeviceMemoryTable;
 import io.linkwatch.cli.HostTransferTable;
@@ -49,6 +48,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one list of probes, and each probe's registration: config keys ({@code probes.p2p}), CLI
@@ -188,16 +188,11 @@ public enum ProbeKind {
   static final Map<String, Class<?>> JSON_TYPES = jsonTypes();
 
   /**
-   * The JSON mapper that knows every probe's settings and measurement types, for reading what
-   * crosses the worker boundary ({@link Json#MAPPER} writes them alike but cannot read them).
+   * The JSON codec that knows every probe's settings and measurement types: what crosses the worker
+   * boundary, and the CLI's {@code --json} output.
    */
-  public static final ObjectMapper JSON = jsonMapper();
-
-  private static ObjectMapper jsonMapper() {
-    ObjectMapper mapper = Json.MAPPER.copy();
-    mapper.registerSubtypes(JSON_TYPES.values().toArray(Class<?>[]::new));
-    return mapper;
-  }
+  public static final Json JSON =
+      Json.tagging(Set.of(ProbeSettings.class, Measurement.class), JSON_TYPES);
 
   private static final Map<Class<?>, ResultType<?>> RESULT_TYPES = resultTypes();
 

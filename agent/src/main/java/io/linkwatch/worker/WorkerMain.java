@@ -13,10 +13,11 @@ import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.calls.CallJournal;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.MappedCallJournal;
-import io.linkwatch.util.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -50,9 +51,10 @@ public final class WorkerMain {
   }
 
   public static int run(InputStream in, PrintStream out) throws IOException {
-    WorkerRequest request = ProbeKind.JSON.readValue(in, WorkerRequest.class);
+    WorkerRequest request =
+        ProbeKind.JSON.read(new InputStreamReader(in, StandardCharsets.UTF_8), WorkerRequest.class);
     ProbeRun result = execute(request);
-    out.println(Json.MAPPER.writeValueAsString(result));
+    out.println(ProbeKind.JSON.write(result));
     out.flush();
     return 0;
   }

@@ -7,7 +7,6 @@ import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
-import io.linkwatch.util.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -138,7 +137,7 @@ public final class WorkerProcess implements ProbeRunner {
       CompletableFuture<String> stdout = readAll(process.getInputStream());
       StderrRelay stderr = relay(process.getErrorStream(), probe);
       try (OutputStream in = process.getOutputStream()) {
-        in.write(Json.MAPPER.writeValueAsBytes(request));
+        in.write(ProbeKind.JSON.write(request).getBytes(StandardCharsets.UTF_8));
       }
       if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
         long killedAt = System.currentTimeMillis();
@@ -155,7 +154,7 @@ public final class WorkerProcess implements ProbeRunner {
         log.warn("probe={} {}", probe, f.error());
         return failed(probe, Outcome.ERROR, f.error(), f.call(), started);
       }
-      ProbeRun run = ProbeKind.JSON.readValue(json, ProbeRun.class);
+      ProbeRun run = ProbeKind.JSON.read(json, ProbeRun.class);
       classArchive.ifPresent(
           a ->
               a.workerExited(run.targets().stream().anyMatch(t -> t.outcome() == Outcome.SUCCESS)));

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.Promtool;
-import io.linkwatch.util.Json;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -115,7 +115,7 @@ class AgentProcessTest {
             StandardCharsets.UTF_8);
     assertThat(unzipped).contains("linkwatch_build_info");
 
-    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+    JsonNode status = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
     JsonNode first = status.get("targets").get(0);
     assertThat(first.get("probe").asText()).isNotEmpty();
     assertThat(status.get("next_runs").has("p2p")).isTrue();
@@ -232,7 +232,7 @@ class AgentProcessTest {
         Duration.ofSeconds(10),
         "WARN  ProbeExecutor: probe=p2p driver calls failed without failing the run:"
             + " aclrtResetDevice(0) returned 507899");
-    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+    JsonNode status = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
     assertThat(status.get("tolerated_failures").get("p2p").get(0).asText())
         .startsWith("aclrtResetDevice(");
     agent.faults();
@@ -251,7 +251,7 @@ class AgentProcessTest {
   }
 
   private static String errorOf(String probe, String target) throws Exception {
-    JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+    JsonNode status = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
     for (JsonNode t : status.get("targets")) {
       if (t.get("probe").asText().equals(probe) && t.get("target").asText().equals(target)) {
         return t.get("error").asText();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
-import io.linkwatch.util.Json;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,7 +95,7 @@ class BusyDeviceLiveTest {
           .isGreaterThanOrEqualTo(dev0Before + 2);
       assertThat(value(m, "linkwatch_probe_deferred{probe=\"p2p\",target=\"0->1\"}")).hasValue(1.0);
       // The status page says which device is busy and why, per target and per device.
-      JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+      JsonNode status = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
       assertThat(status.get("targets"))
           .filteredOn(t -> t.get("target").asText().equals("0->1"))
           .singleElement()

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
-import io.linkwatch.util.Json;
+import io.linkwatch.testing.JsonTrees;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +36,7 @@ class CronScheduleTest {
       assertThat(text)
           .contains(
               "linkwatch_probe_runs_total{probe=\"p2p\",result=\"success\",target=\"0->1\"} 1.0");
-      JsonNode status = Json.MAPPER.readTree(agent.get("/api/v1/status").body());
+      JsonNode status = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
       Instant next = Instant.parse(status.get("next_runs").get("p2p").asText());
       assertThat(next).isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(25)));
       // Quartz reads cron in the JVM's time zone, which the agent shares with this test.

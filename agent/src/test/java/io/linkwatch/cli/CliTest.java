@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.SimControl;
-import io.linkwatch.util.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -107,7 +107,7 @@ class CliTest {
     Run r =
         cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2", "--json");
     assertThat(r.exit()).isZero();
-    JsonNode run = Json.MAPPER.readTree(r.out());
+    JsonNode run = JsonTrees.MAPPER.readTree(r.out());
     assertThat(run.get("probe").asText()).isEqualTo("p2p");
     assertThat(run.get("targets")).hasSize(2);
     JsonNode m = run.get("targets").get(0).get("measurements").get(0);

@@ -3,7 +3,7 @@ package io.linkwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linkwatch.util.Json;
+import io.linkwatch.testing.JsonTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -123,7 +123,7 @@ class CompareCommandTest {
             CliProcess.nativeBuild().resolve("npu-smi").toString());
 
     assertThat(r.exitCode()).as(r.stderr()).isEqualTo(1);
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(report.get("tools")).allSatisfy(t -> assertThat(t.get("ran").asBoolean()).isTrue());
     Map<String, String> verdicts = new java.util.TreeMap<>();
     report

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.SimFace;
 import io.linkwatch.util.ByteSize;
-import io.linkwatch.util.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -55,7 +55,7 @@ class ProbeDeviceMemoryCommandTest {
             "2");
 
     assertThat(r.exitCode()).as(r.stderr()).isEqualTo(1);
-    JsonNode run = Json.MAPPER.readTree(r.stdout());
+    JsonNode run = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(run.get("targets")).hasSize(2);
     for (JsonNode t : run.get("targets")) {
       assertThat(t.get("outcome").asText()).isEqualTo("ERROR");

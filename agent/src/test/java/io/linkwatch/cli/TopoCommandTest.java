@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.SimFace;
 import io.linkwatch.util.ByteSize;
-import io.linkwatch.util.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -50,7 +50,7 @@ class TopoCommandTest {
             face.firstTwoDevices(), dir, "topo", "--backend", face.backend().id(), "--json");
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(report.get("source").asText()).isEqualTo(face.linkTypeSource());
     assertThat(report.get("devices").asInt()).isEqualTo(2);
     assertThat(links(report)).isEqualTo(Map.of("0->1", face.link01(), "1->0", face.link01()));
@@ -86,7 +86,7 @@ class TopoCommandTest {
             npuSmi());
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(report.get("source").asText()).isEqualTo("npu-smi");
     assertThat(links(report)).isEqualTo(Map.of("0->1", "SIO", "1->0", "SIO"));
     assertThat(report.get("inventory")).hasSize(2);
@@ -109,7 +109,7 @@ class TopoCommandTest {
             dir.resolve("no-such-npu-smi").toString());
 
     assertThat(r.exitCode()).isEqualTo(1);
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(report.get("source").asText()).isEqualTo("none");
     assertThat(report.get("links")).isEmpty();
     assertThat(report.get("inventory")).hasSize(2);
@@ -135,7 +135,7 @@ class TopoCommandTest {
             env, dir, "topo", "--backend", "sim", "--json", "--topology-command", npuSmi());
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     Map<String, String> links = links(report);
     assertThat(links).hasSize(56).allSatisfy((pair, link) -> assertThat(link).isEqualTo("HCCS"));
     assertThat(report.get("inventory")).hasSize(8);
@@ -158,7 +158,7 @@ class TopoCommandTest {
             "--json");
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    JsonNode report = Json.MAPPER.readTree(r.stdout());
+    JsonNode report = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(report.get("source").asText()).isEqualTo(face.linkTypeSource());
     assertThat(links(report))
         .hasSize(56)
@@ -199,7 +199,7 @@ class TopoCommandTest {
             "3");
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    JsonNode measured = Json.MAPPER.readTree(r.stdout()).get("measured");
+    JsonNode measured = JsonTrees.MAPPER.readTree(r.stdout()).get("measured");
     assertThat(measured.get("sizeBytes").asLong()).isEqualTo(64L << 20);
     assertThat(measured.get("deviceMemory")).hasSize(2);
     JsonNode p2p = measured.get("p2p");

@@ -95,6 +95,21 @@ class ConfigLoaderTest {
             "f.yaml: probes.p2p.sizes: must be a list"),
         Arguments.of("- just\n- a list", "f.yaml: the file must be a mapping of keys to values"),
         Arguments.of(
+            "probes:\n  p2p:\n    iterations: 10\n    iterations: 20",
+            "f.yaml: probes.p2p.iterations: given twice"),
+        Arguments.of(
+            "probes:\n  p2p:\n    enabled: yes",
+            "f.yaml: probes.p2p.enabled: must be true or false, not 'yes'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: '20'",
+            "f.yaml: probes.p2p.iterations: must be a whole number, not '20'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: 1_000",
+            "f.yaml: probes.p2p.iterations: must be a whole number, not '1_000'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: [1, 2]",
+            "f.yaml: probes.p2p.iterations: must be a whole number, not '(sequence)'"),
+        Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
   }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.registry.ProbeKind;
-import io.linkwatch.util.Json;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -91,8 +90,8 @@ class HostTransferConfigTest {
     ProbeSettings s =
         new HostTransferSettings(
             List.of(1L << 20), 1, 2, List.of(1), List.of(3), List.of("pinned"));
-    String json = Json.MAPPER.writeValueAsString(s);
+    String json = ProbeKind.JSON.write(s);
     assertThat(json).contains("\"type\":\"HostTransferSettings\"");
-    assertThat(ProbeKind.JSON.readValue(json, ProbeSettings.class)).isEqualTo(s);
+    assertThat(ProbeKind.JSON.read(json, ProbeSettings.class)).isEqualTo(s);
   }
 }

@@ -7,7 +7,6 @@ import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.TopologySettings;
 import io.linkwatch.registry.ProbeKind;
-import io.linkwatch.util.Json;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -105,8 +104,8 @@ class ProbeSettingsConfigTest {
         List.of(
             new DeviceMemorySettings(256L << 20, 1, 3, List.of(0, 1)),
             (ProbeSettings) new TopologySettings())) {
-      String json = Json.MAPPER.writeValueAsString(s);
-      assertThat(ProbeKind.JSON.readValue(json, ProbeSettings.class)).isEqualTo(s);
+      String json = ProbeKind.JSON.write(s);
+      assertThat(ProbeKind.JSON.read(json, ProbeSettings.class)).isEqualTo(s);
     }
   }
 }

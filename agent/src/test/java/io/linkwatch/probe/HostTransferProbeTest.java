@@ -21,7 +21,6 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.testing.SimFace;
-import io.linkwatch.util.Json;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -506,8 +505,8 @@ class HostTransferProbeTest {
                         4.1e10,
                         "aclrtHostRegisterV2",
                         true))));
-    String json = Json.MAPPER.writeValueAsString(run);
-    assertThat(ProbeKind.JSON.readValue(json, ProbeRun.class)).isEqualTo(run);
+    String json = ProbeKind.JSON.write(run);
+    assertThat(ProbeKind.JSON.read(json, ProbeRun.class)).isEqualTo(run);
   }
 
   @Test

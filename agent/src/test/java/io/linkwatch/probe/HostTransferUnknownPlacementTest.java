@@ -47,7 +47,7 @@ class HostTransferUnknownPlacementTest {
 
     List<ProbeRun> runs = new ArrayList<>();
     for (String line : out.strip().split("\n")) {
-      runs.add(ProbeKind.JSON.readValue(line, ProbeRun.class));
+      runs.add(ProbeKind.JSON.read(line, ProbeRun.class));
     }
     assertThat(runs).hasSize(2);
     for (ProbeRun run : runs) {

@@ -5,10 +5,10 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.PageNodeQuery;
 import io.linkwatch.host.ThreadAffinity;
 import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
-import io.linkwatch.util.Json;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -41,7 +41,7 @@ public final class UnknownPlacementMain {
               settings, refused, ThreadAffinity::runPinned, System.getProperty("os.version"));
       for (int i = 0; i < 2; i++) {
         ProbeRun run = probe.run(HostTransferProbeTest.context(runtime, paths));
-        System.out.println(Json.MAPPER.writeValueAsString(run));
+        System.out.println(ProbeKind.JSON.write(run));
       }
     }
   }

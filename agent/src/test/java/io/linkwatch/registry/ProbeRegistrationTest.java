@@ -3,14 +3,12 @@ package io.linkwatch.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import io.linkwatch.cli.Main;
 import io.linkwatch.metrics.MetricFamilies;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.SettingOption;
 import io.linkwatch.probe.SettingsSource;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.util.Json;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -79,10 +77,8 @@ class ProbeRegistrationTest {
     assertThatThrownBy(() -> ProbeKind.write(new Unregistered(1), new MetricFamilies()))
         .hasMessageContaining("has no metric writer");
     assertThatThrownBy(
-            () ->
-                ProbeKind.JSON.readValue(
-                    "{\"type\":\"Unregistered\",\"value\":1}", Measurement.class))
-        .isInstanceOf(InvalidTypeIdException.class)
+            () -> ProbeKind.JSON.read("{\"type\":\"Unregistered\",\"value\":1}", Measurement.class))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("Unregistered");
   }
 
@@ -145,9 +141,9 @@ class ProbeRegistrationTest {
   @Test
   void settingsAndEachKindOfResultCrossTheWorkerBoundaryByTheirRegisteredNames() throws Exception {
     for (ProbeKind kind : ProbeKind.values()) {
-      String json = Json.MAPPER.writeValueAsString(kind.defaults());
+      String json = ProbeKind.JSON.write(kind.defaults());
       assertThat(json).contains("\"type\":\"" + kind.descriptor().settingsType().getSimpleName());
-      assertThat(ProbeKind.JSON.readValue(json, ProbeSettings.class)).isEqualTo(kind.defaults());
+      assertThat(ProbeKind.JSON.read(json, ProbeSettings.class)).isEqualTo(kind.defaults());
     }
     assertThat(ProbeKind.JSON_TYPES).containsKey("P2pBandwidth").containsKey("HostBufferPages");
   }

@@ -67,13 +67,20 @@ public final class AgentProcess implements AutoCloseable {
    */
   public static AgentProcess start(
       Path dir, SimFace face, String configYaml, Map<String, String> env) throws Exception {
+    return start(dir, face, configYaml, env, List.of("-XX:TieredStopAtLevel=1"));
+  }
+
+  /** As {@link #start(Path, SimFace, String, Map)}, in a JVM with {@code jvmOptions}. */
+  public static AgentProcess start(
+      Path dir, SimFace face, String configYaml, Map<String, String> env, List<String> jvmOptions)
+      throws Exception {
     Path config = dir.resolve("linkwatch.yaml");
     Files.writeString(
         config, "backend: " + face.backend().id() + "\nlisten: 127.0.0.1:0\n" + configYaml);
     Path control = dir.resolve("sim-control");
     Map<String, String> all = new java.util.HashMap<>(env);
     all.put("LINKWATCH_SIM_CONTROL", control.toString());
-    Process p = JavaProcess.builder(all, "run", "--config", config.toString()).start();
+    Process p = JavaProcess.builder(jvmOptions, all, "run", "--config", config.toString()).start();
     CompletableFuture<Integer> port = new CompletableFuture<>();
     AgentProcess[] self = new AgentProcess[1];
     List<String> early = Collections.synchronizedList(new ArrayList<>());

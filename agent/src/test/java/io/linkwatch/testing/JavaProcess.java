@@ -20,9 +20,15 @@ public final class JavaProcess {
   private JavaProcess() {}
 
   public static ProcessBuilder builder(Map<String, String> env, String... args) {
+    return builder(List.of("-XX:TieredStopAtLevel=1"), env, args);
+  }
+
+  /** As {@link #builder(Map, String...)}, with these JVM options instead of the tests' default. */
+  public static ProcessBuilder builder(
+      List<String> jvmOptions, Map<String, String> env, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add("io.linkwatch.cli.Main");
@@ -38,6 +44,21 @@ public final class JavaProcess {
           }
         });
     return pb;
+  }
+
+  /**
+   * The JVM options the service ships ({@code LINKWATCH_JAVA_OPTS} in {@code
+   * systemd/linkwatch.default}), for tests about what the agent costs as it is deployed.
+   */
+  public static List<String> serviceJvmOptions() throws IOException {
+    Path defaults = Path.of("..", "systemd", "linkwatch.default");
+    for (String line : java.nio.file.Files.readAllLines(defaults)) {
+      if (line.startsWith("LINKWATCH_JAVA_OPTS=\"") && line.endsWith("\"")) {
+        String value = line.substring("LINKWATCH_JAVA_OPTS=\"".length(), line.length() - 1);
+        return List.of(value.trim().split("\\s+"));
+      }
+    }
+    throw new IllegalStateException(defaults + " sets no LINKWATCH_JAVA_OPTS");
   }
 
   public static Result run(Map<String, String> env, Duration timeout, String... args)

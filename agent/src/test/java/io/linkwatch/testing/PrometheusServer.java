@@ -3,7 +3,6 @@ package io.linkwatch.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linkwatch.util.Json;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URLEncoder;
@@ -112,7 +111,7 @@ public final class PrometheusServer implements AutoCloseable {
   /** The {@code data.result} array of an instant query. */
   public JsonNode query(String promql) throws Exception {
     JsonNode body =
-        Json.MAPPER.readTree(
+        JsonTrees.MAPPER.readTree(
             server
                 .get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
                 .body());
@@ -122,7 +121,7 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** The scrape targets' state ({@code data.activeTargets} of {@code /api/v1/targets}). */
   public JsonNode targets() throws Exception {
-    return Json.MAPPER
+    return JsonTrees.MAPPER
         .readTree(server.get("/api/v1/targets").body())
         .get("data")
         .get("activeTargets");
@@ -130,7 +129,7 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** Every alert Prometheus holds now, pending or firing. */
   public JsonNode alerts() throws Exception {
-    return Json.MAPPER.readTree(server.get("/api/v1/alerts").body()).get("data").get("alerts");
+    return JsonTrees.MAPPER.readTree(server.get("/api/v1/alerts").body()).get("data").get("alerts");
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.linkwatch.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.linkwatch.util.Json;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -51,7 +50,7 @@ public final class WebhookReceiver implements AutoCloseable {
     }
     List<JsonNode> out = new ArrayList<>();
     for (String b : copy) {
-      out.add(Json.MAPPER.readTree(b));
+      out.add(JsonTrees.MAPPER.readTree(b));
     }
     return out;
   }
