@@ -415,7 +415,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
         struct lw_alloc a = { p, bytesize, lw_page_round(bytesize), cur, LW_MEM_DEVICE, -1, 0 };
         if (!p || lw_reg_add(a) != 0) {
             if (p)
-                munmap(p, lw_page_round(bytesize));
+                lw_unmap_bytes(p, bytesize);
             rc = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
             lw.used[cur] += bytesize;
@@ -446,7 +446,7 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
     }
     lw_unlock();
     if (!rc)
-        munmap(a.base, a.mapped);
+        lw_unmap_bytes(a.base, a.mapped);
     return rc;
 }
 
@@ -470,7 +470,7 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
         struct lw_alloc a = { p, bytesize, lw_page_round(bytesize), -1, LW_MEM_HOST, -1, 0 };
         if (!p || lw_reg_add(a) != 0) {
             if (p)
-                munmap(p, lw_page_round(bytesize));
+                lw_unmap_bytes(p, bytesize);
             rc = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
             lw_count(LW_CNT_HOST, 1);
@@ -498,7 +498,7 @@ CUresult cuMemFreeHost(void *p)
         lw_count(LW_CNT_HOST, -1);
     lw_unlock();
     if (!rc)
-        munmap(a.base, a.mapped);
+        lw_unmap_bytes(a.base, a.mapped);
     return rc;
 }
 

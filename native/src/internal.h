@@ -189,6 +189,7 @@ bool lw_find(const void *addr, int kind, struct lw_alloc *out);
 /* Registry primitives for the faces' allocation calls; lock held. */
 size_t lw_page_round(size_t n);
 void *lw_map_bytes(size_t n);                   /* NULL when out of memory */
+void lw_unmap_bytes(void *p, size_t n);        /* may keep it for the next lw_map_bytes */
 int lw_reg_add(struct lw_alloc a);              /* 0, or -1 when out of memory */
 /* Removes the entry of the calling face starting exactly at p; -1 (message stored) otherwise. */
 int lw_reg_remove(const char *fn, const void *p, int kind, struct lw_alloc *out);

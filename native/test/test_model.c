@@ -195,6 +195,33 @@ static void ends(void *d, size_t n, unsigned char out[2])
  * not copied again (dst already holds the bytes), yet takes its modeled time;
  * any write in between (the source refilled, a collective, another copy, an
  * allocation) and a corrupt fault make it a real copy again. */
+/* A freed mapping handed out again: at a new address, zeroed, the old pointer
+ * gone; the memory accounting is as for fresh memory. */
+void test_reused_memory(void)
+{
+    size_t n = 4 * MiB, free0, total;
+    void *d0, *d1, *again;
+    unsigned char *h = malloc(n), got[2];
+    peer_pair(&d0, &d1, n);
+    memset(h, 7, n);
+    CHECK_RC(aclrtMemcpy(d0, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    CHECK_RC(aclrtSetDevice(0), 0);
+    CHECK_RC(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total), 0);
+    CHECK_RC(aclrtFree(d0), 0);
+    CHECK_RC(aclrtMalloc(&again, n, ACL_MEM_MALLOC_HUGE_FIRST_P2P), 0);
+    size_t free1;
+    CHECK_RC(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total), 0);
+    CHECK(free1 == free0);
+    CHECK(again != d0);
+    ends(again, n, got);
+    CHECK(got[0] == 0 && got[1] == 0);
+    CHECK_RC(aclrtFree(d0), ACL_ERROR_INVALID_PARAM);   /* the old pointer is not live */
+    CHECK_RC(aclrtMemcpy(h, n, d0, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0, 0);
+    CHECK_RC(aclrtFree(again), 0);
+    CHECK_RC(aclrtFree(d1), 0);
+    free(h);
+}
+
 void test_repeated_copy(void)
 {
     size_t n = 4 * MiB;

@@ -11,13 +11,15 @@ import java.util.random.RandomGenerator;
 
 /**
  * When each enabled probe first runs after start: {@code firstDelay} after now, the probes half a
- * second apart in config order so they do not all queue for the lane at once, each with up to a
- * second of jitter so that many hosts started together (a rack after a power cut) do not probe in
- * step. Later runs follow the probe's own interval or cron from there.
+ * second apart in config order so they do not all queue for the lane at once, each with jitter so
+ * that many hosts started together (a rack after a power cut) do not probe in step. The jitter
+ * stays under the stagger, so the first runs keep the config order (the first probe's result is the
+ * first on {@code /metrics}, at most half a second late). Later runs follow the probe's own
+ * interval or cron from there.
  */
 final class FirstRuns {
   static final Duration STAGGER = Duration.ofMillis(500);
-  static final long JITTER_MILLIS = 1000;
+  static final long JITTER_MILLIS = STAGGER.toMillis();
 
   private FirstRuns() {}
 
