@@ -162,18 +162,17 @@ void lw_unmap_bytes(void *p, size_t n)
             else if (slot < 0)
                 slot = i;
         }
-        if (slot < 0) { /* all slots full: the first goes */
+        if (slot < 0) { /* all slots taken: the first goes */
             slot = 0;
             evicted = spare[0].base;
             evicted_len = spare[0].len;
             kept -= evicted_len;
+            spare[0].base = NULL;
         }
         if (kept + len <= SPARE_MAX_BYTES) {
             spare[slot].base = p;
             spare[slot].len = len;
             p = NULL;
-        } else if (evicted) { /* nothing kept after all: put the first back */
-            evicted = NULL;
         }
         pthread_mutex_unlock(&spare_lock);
     }

@@ -110,10 +110,10 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    Node node = get(key);
-    String v = text(node);
+    Node value = get(key);
+    String v = text(value);
     // Only the two words: YAML 1.1 would also take yes/no/on/off, which read as strings elsewhere.
-    if (!isTagged(node, Tag.BOOL) || !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+    if (!isTagged(value, Tag.BOOL) || !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
       problems.add(child(key), "must be true or false, not '" + v + "'");
       return fallback;
     }
@@ -125,18 +125,13 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    Node node = get(key);
-    String v = text(node);
-    long n;
-    try {
-      if (!isTagged(node, Tag.INT)) {
-        throw new NumberFormatException(v);
-      }
-      n = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      problems.add(child(key), "must be a whole number, not '" + v + "'");
+    Node value = get(key);
+    Long whole = isTagged(value, Tag.INT) ? parsed(value, Long::valueOf) : null;
+    if (whole == null) {
+      problems.add(child(key), "must be a whole number, not '" + text(value) + "'");
       return fallback;
     }
+    long n = whole;
     if (n < min || n > max) {
       problems.add(child(key), "must be between " + min + " and " + max + ", not " + n);
       return fallback;
@@ -148,21 +143,16 @@ final class ConfigNode implements SettingsSource {
     if (!has(key)) {
       return fallback;
     }
-    Node node = get(key);
-    String v = text(node);
-    double n;
-    try {
-      if (!isTagged(node, Tag.INT) && !isTagged(node, Tag.FLOAT)) {
-        throw new NumberFormatException(v);
-      }
-      n = Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      n = Double.NaN;
-    }
-    if (!Double.isFinite(n)) {
-      problems.add(child(key), "must be a number, not '" + v + "'");
+    Node value = get(key);
+    Double number =
+        isTagged(value, Tag.INT) || isTagged(value, Tag.FLOAT)
+            ? parsed(value, Double::valueOf)
+            : null;
+    if (number == null || !Double.isFinite(number)) {
+      problems.add(child(key), "must be a number, not '" + text(value) + "'");
       return fallback;
     }
+    double n = number;
     if (n < min || n > max) {
       problems.add(child(key), "must be between " + min + " and " + max + ", not " + n);
       return fallback;
@@ -236,6 +226,18 @@ final class ConfigNode implements SettingsSource {
    */
   private static boolean isTagged(Node v, Tag tag) {
     return v instanceof ScalarNode && v.getTag().equals(tag);
+  }
+
+  /**
+   * A number YAML recognised, as Java reads it; null for YAML's other spellings ({@code 1_000},
+   * {@code 0x1f}, {@code .inf}), which are not taken.
+   */
+  private static <T> T parsed(Node value, Function<String, T> parse) {
+    try {
+      return parse.apply(text(value));
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** A scalar's text; a list or mapping reads as text no parse accepts. */
