@@ -27,16 +27,8 @@ public final class Main {
   /** A one-shot probe left a device alone because it ran other work. */
   public static final int EXIT_DEVICE_BUSY = 3;
 
-  /**
-   * Netty's buffer allocator reports to Java Flight Recorder when it can, which loads about eighty
-   * JFR classes into a process that never records; an operator's own setting still wins.
-   */
-  static final String NETTY_JFR = "io.netty.jfr.enabled";
-
   public static void main(String[] args) {
-    if (System.getProperty(NETTY_JFR) == null) {
-      System.setProperty(NETTY_JFR, "false");
-    }
+    LeanDefaults.apply(System.getProperties());
     System.exit(execute(args));
   }
 

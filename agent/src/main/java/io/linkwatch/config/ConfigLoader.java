@@ -9,7 +9,6 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -19,13 +18,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads and validates the YAML configuration in one place. Strict: unknown keys are errors, and
@@ -66,7 +68,12 @@ public final class ConfigLoader {
       String source, String text, java.util.function.BiFunction<ConfigNode, Problems, T> reader) {
     Node root;
     try {
-      root = new Yaml(new LoaderOptions()).compose(new StringReader(text));
+      // The node tree only, from SnakeYAML's composer: the Yaml facade would also build its object
+      // constructor and representer (and with them java.beans), which a node reader never uses.
+      LoaderOptions options = new LoaderOptions();
+      root =
+          new Composer(new ParserImpl(new StreamReader(text), options), new Resolver(), options)
+              .getSingleNode();
     } catch (MarkedYAMLException e) {
       Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       String where = at == null ? "" : "line " + (at.getLine() + 1) + ": ";

@@ -13,22 +13,20 @@ import org.quartz.spi.ThreadPool;
  * Quartz's thread pool with threads that exist only while there are probe runs: a thread starts for
  * a job and ends a minute after its last one. Quartz's own pool keeps {@code threadCount} threads
  * alive, each waking twice a second to look for work, which is most of what an idle agent costs
- * between runs. Quartz sets {@code threadCount} and {@code threadNamePrefix} from its properties.
+ * between runs.
  */
 public final class OnDemandThreadPool implements ThreadPool {
   static final long IDLE_SECONDS = 60;
 
-  private int threadCount = 1;
-  private String threadNamePrefix = "probe";
+  private final int threadCount;
+  private final String threadNamePrefix;
   private Semaphore free;
   private ThreadPoolExecutor executor;
   private volatile boolean shut;
 
-  public void setThreadCount(int threadCount) {
+  /** At most {@code threadCount} runs at once, on threads named {@code threadNamePrefix-N}. */
+  public OnDemandThreadPool(int threadCount, String threadNamePrefix) {
     this.threadCount = threadCount;
-  }
-
-  public void setThreadNamePrefix(String threadNamePrefix) {
     this.threadNamePrefix = threadNamePrefix;
   }
 

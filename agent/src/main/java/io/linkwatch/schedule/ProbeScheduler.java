@@ -10,9 +10,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.DisallowConcurrentExecution;
@@ -27,7 +27,9 @@ import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
-import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.impl.DirectSchedulerFactory;
+import org.quartz.simpl.RAMJobStore;
+import org.quartz.simpl.SimpleJobFactory;
 
 /**
  * One Quartz job per enabled probe, each run handed to a {@link ProbeRuns}. The first run comes a
@@ -38,6 +40,11 @@ import org.quartz.impl.StdSchedulerFactory;
  */
 public final class ProbeScheduler implements AutoCloseable {
   private static final String EXECUTOR = "executor";
+
+  /** A run that could not start within this of its time counts as misfired (and is skipped). */
+  private static final Duration MISFIRE_THRESHOLD = Duration.ofSeconds(1);
+
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
 
   private final Scheduler scheduler;
   private final List<ProbeConfig> probes;
@@ -58,15 +65,19 @@ public final class ProbeScheduler implements AutoCloseable {
       Clock clock,
       RandomGenerator random)
       throws SchedulerException {
-    Properties p = new Properties();
-    p.setProperty("org.quartz.scheduler.instanceName", "linkwatch");
-    p.setProperty("org.quartz.threadPool.class", OnDemandThreadPool.class.getName());
-    p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(Math.max(1, probes.size())));
-    p.setProperty("org.quartz.threadPool.threadNamePrefix", "probe");
-    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
-    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-    scheduler = new StdSchedulerFactory(p).getScheduler();
+    // Built directly rather than from properties (StdSchedulerFactory): that path sets each part's
+    // settings through java.beans introspection, about fifty classes the agent would hold for its
+    // life for three setters. Likewise jobs are made plainly (SimpleJobFactory), not by Quartz's
+    // default factory, which introspects every job class to copy its data map into setters.
+    OnDemandThreadPool threads = new OnDemandThreadPool(Math.max(1, probes.size()), "probe");
+    RAMJobStore store = new RAMJobStore();
+    store.setMisfireThreshold(MISFIRE_THRESHOLD.toMillis());
+    // A name of its own: Quartz keeps schedulers in a process-wide registry by name.
+    String name = "linkwatch-" + INSTANCES.incrementAndGet();
+    DirectSchedulerFactory factory = DirectSchedulerFactory.getInstance();
+    factory.createScheduler(name, "NON_CLUSTERED", threads, store);
+    scheduler = factory.getScheduler(name);
+    scheduler.setJobFactory(new SimpleJobFactory());
     scheduler.getContext().put(EXECUTOR, runs);
     this.probes = List.copyOf(probes);
     this.firstDelay = firstDelay;

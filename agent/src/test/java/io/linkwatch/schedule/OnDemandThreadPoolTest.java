@@ -10,9 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Threads only while jobs run, never more than threadCount at once, none after shutdown. */
 class OnDemandThreadPoolTest {
   private static OnDemandThreadPool pool(int threads) throws Exception {
-    OnDemandThreadPool p = new OnDemandThreadPool();
-    p.setThreadCount(threads);
-    p.setThreadNamePrefix("t");
+    OnDemandThreadPool p = new OnDemandThreadPool(threads, "t");
     p.initialize();
     return p;
   }
