@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include <sched.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 
 #define MiB (1024UL * 1024UL)
@@ -218,6 +220,62 @@ void test_reused_memory(void)
     CHECK_RC(aclrtFree(d0), ACL_ERROR_INVALID_PARAM);   /* the old pointer is not live */
     CHECK_RC(aclrtMemcpy(h, n, d0, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0, 0);
     CHECK_RC(aclrtFree(again), 0);
+    CHECK_RC(aclrtFree(d1), 0);
+    free(h);
+}
+
+/* kB of AnonHugePages in the mapping of /proc/self/smaps that holds addr; -1 if none. */
+static long huge_kb(const void *addr)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    long kb = -1;
+    bool in = false;
+    uintptr_t a = (uintptr_t)addr, lo, hi;
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = a >= lo && a < hi;
+        else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+            break;
+    }
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* Device buffers of 2 MiB and more sit on transparent huge pages where the
+ * kernel has them; in its "madvise" mode a plain mapping touched the same way
+ * gets none, so the advice is what does it. */
+void test_huge_pages(void)
+{
+    char mode[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(mode, sizeof mode, f))
+            mode[0] = 0;
+        fclose(f);
+    }
+    if (!strstr(mode, "[always]") && !strstr(mode, "[madvise]")) {
+        fprintf(stderr, "  (transparent huge pages off here: '%s'; nothing to check)\n", mode);
+        return;
+    }
+    size_t n = 16 * MiB;
+    void *d0, *d1;
+    unsigned char *h = malloc(n);
+    memset(h, 5, n);
+    peer_pair(&d0, &d1, n);
+    CHECK_RC(aclrtMemcpy(d0, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    CHECK(huge_kb(d0) >= 2048);
+    if (strstr(mode, "[madvise]")) {
+        unsigned char *plain = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(plain != MAP_FAILED);
+        if (plain != MAP_FAILED) {
+            memcpy(plain, h, n);
+            CHECK(huge_kb(plain) == 0);
+            munmap(plain, n);
+        }
+    }
+    CHECK_RC(aclrtFree(d0), 0);
     CHECK_RC(aclrtFree(d1), 0);
     free(h);
 }
