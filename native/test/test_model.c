@@ -193,10 +193,6 @@ static void ends(void *d, size_t n, unsigned char out[2])
     free(back);
 }
 
-/* A D2D copy that repeats the last one with no device memory written since is
- * not copied again (dst already holds the bytes), yet takes its modeled time;
- * any write in between (the source refilled, a collective, another copy, an
- * allocation) and a corrupt fault make it a real copy again. */
 /* A freed mapping handed out again: at a new address, zeroed, the old pointer
  * gone; the memory accounting is as for fresh memory. */
 void test_reused_memory(void)
@@ -280,6 +276,10 @@ void test_huge_pages(void)
     free(h);
 }
 
+/* A D2D copy that repeats the last one with no device memory written since is
+ * not copied again (dst already holds the bytes), yet takes its modeled time;
+ * any write in between (the source refilled, a collective, another copy, an
+ * allocation) and a corrupt fault make it a real copy again. */
 void test_repeated_copy(void)
 {
     size_t n = 4 * MiB;
