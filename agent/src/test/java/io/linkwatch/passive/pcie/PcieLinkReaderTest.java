@@ -273,6 +273,27 @@ class PcieLinkReaderTest {
   }
 
   @Test
+  void aLinkThatDoesNotEndAtItsOwnNameIsTheDeviceAlone() throws IOException {
+    // Never so in a kernel's sysfs; a hand-made tree could. The path above would not be this
+    // device's, so only the device is read, through its link.
+    Path target =
+        Files.createDirectories(dir.resolve("sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"));
+    Files.writeString(target.resolve("current_link_width"), "4\n");
+    Path links = Files.createDirectories(dir.resolve("sys/bus/pci/devices"));
+    Files.createSymbolicLink(
+        links.resolve("0000:02:00.0"),
+        Path.of("../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0"));
+
+    List<PcieHop> hops =
+        new PcieLinkReader(new HostPaths(dir.resolve("proc"), dir.resolve("sys")))
+            .read("0000:02:00.0");
+
+    assertThat(hops).extracting(PcieHop::pciAddress).containsExactly("0000:02:00.0");
+    assertThat(hops.get(0).role()).isEqualTo(PcieRole.DEVICE);
+    assertThat(hops.get(0).width()).hasValue(4);
+  }
+
+  @Test
   void anUnreadableFileLosesItsValueOnly() throws IOException {
     HostPaths paths = a3();
     Path bridge = paths.sysfs().resolve("devices/pci0000:98/0000:98:00.0/0000:99:00.0");
