@@ -1,11 +1,18 @@
 package io.linkwatch;
 
 import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.http.HttpApi;
 import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.passive.ActiveProbes;
+import io.linkwatch.passive.PassiveSource;
+import io.linkwatch.passive.PassiveStore;
+import io.linkwatch.passive.PassiveWatcher;
+import io.linkwatch.passive.WatcherProcess;
+import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
@@ -31,11 +38,14 @@ public final class Agent implements AutoCloseable {
   private final ProbeExecutor executor;
   private final ProbeScheduler scheduler;
   private final HttpApi http;
+  private final PassiveWatcher passive;
 
-  private Agent(ProbeExecutor executor, ProbeScheduler scheduler, HttpApi http) {
+  private Agent(
+      ProbeExecutor executor, ProbeScheduler scheduler, HttpApi http, PassiveWatcher passive) {
     this.executor = executor;
     this.scheduler = scheduler;
     this.http = http;
+    this.passive = passive;
   }
 
   /**
@@ -58,6 +68,8 @@ public final class Agent implements AutoCloseable {
               enabled.add(p);
               intervals.put(p.kind().id(), p.schedule().nominalInterval().toMillis() / 1e3);
             });
+    PassiveConfig passiveConfig = config.passive();
+    PassiveStore passiveStore = passiveConfig.enabled() ? new PassiveStore(clock) : null;
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
         new LinkwatchCollector(
@@ -66,14 +78,19 @@ public final class Agent implements AutoCloseable {
             intervals,
             BuildInfo.version(),
             config.backend().id(),
-            config.busy().alertAfter().toMillis() / 1e3));
+            config.busy().alertAfter().toMillis() / 1e3,
+            passiveStore,
+            passiveConfig.interval().toMillis() / 1e3));
     AgentSelfMetrics.register(registry);
+    ActiveProbes active = new ActiveProbes();
     ProbeExecutor executor =
         new ProbeExecutor(
             config,
             store,
             new WorkerProcess(config.workerJavaOptions()),
-            new DeviceBudget(clock, config.budget()));
+            new DeviceBudget(clock, config.budget()),
+            active);
+    PassiveWatcher passive = passiveWatcher(config, passiveStore, active);
     ProbeScheduler scheduler = new ProbeScheduler(executor, enabled, firstDelayMillis);
     HttpApi http =
         HttpApi.start(
@@ -81,9 +98,13 @@ public final class Agent implements AutoCloseable {
             config.listen().port(),
             registry,
             store,
+            passiveStore,
             scheduler::nextFireTimes,
             config.web());
     scheduler.start();
+    if (passive != null) {
+      passive.start();
+    }
     log.info(
         "linkwatch {} started: backend={} probes={} listen={}:{}",
         BuildInfo.version(),
@@ -91,7 +112,25 @@ public final class Agent implements AutoCloseable {
         intervals.keySet(),
         config.listen().host(),
         http.port());
-    return new Agent(executor, scheduler, http);
+    return new Agent(executor, scheduler, http, passive);
+  }
+
+  /** The passive watcher, or null when passive watching is off or every source is. */
+  private static PassiveWatcher passiveWatcher(
+      AgentConfig config, PassiveStore store, ActiveProbes active) {
+    PassiveConfig p = config.passive();
+    if (store == null) {
+      return null;
+    }
+    PassiveSource library = PassiveSource.libraryOf(config.backend());
+    WatcherProcess watcher =
+        p.reads(library) ? new WatcherProcess(config.backend(), config.workerJavaOptions()) : null;
+    PcieLinkReader pcie =
+        p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(config.hostPaths()) : null;
+    if (watcher == null && pcie == null) {
+      return null;
+    }
+    return new PassiveWatcher(p, config.backend(), watcher, pcie, store, active);
   }
 
   public int port() {
@@ -105,6 +144,9 @@ public final class Agent implements AutoCloseable {
       scheduler.close();
     } catch (Exception e) {
       log.warn("stopping the scheduler: {}", e.getMessage());
+    }
+    if (passive != null) {
+      passive.close();
     }
     executor.stop();
     try {

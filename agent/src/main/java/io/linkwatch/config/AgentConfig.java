@@ -15,6 +15,7 @@ import java.util.Map;
  * @param budget the largest share of wall time probes may keep a device busy, over the last hour
  * @param busy when a device counts as busy with other work, and what probes do then
  * @param web TLS, auth and connection limits of the HTTP side
+ * @param passive link counters read while jobs run
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -25,7 +26,8 @@ public record AgentConfig(
     double budget,
     BusyPolicy busy,
     WebSettings web,
-    Map<ProbeKind, ProbeConfig> probes) {
+    Map<ProbeKind, ProbeConfig> probes,
+    PassiveConfig passive) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -37,16 +39,43 @@ public record AgentConfig(
 
   public AgentConfig withListen(ListenAddress l) {
     return new AgentConfig(
-        l, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, web, probes);
+        l,
+        backend,
+        hostPaths,
+        topologyCommand,
+        workerJavaOptions,
+        budget,
+        busy,
+        web,
+        probes,
+        passive);
   }
 
   public AgentConfig withBackend(Backend b) {
     return new AgentConfig(
-        listen, b, hostPaths, topologyCommand, workerJavaOptions, budget, busy, web, probes);
+        listen,
+        b,
+        hostPaths,
+        topologyCommand,
+        workerJavaOptions,
+        budget,
+        busy,
+        web,
+        probes,
+        passive);
   }
 
   public AgentConfig withWeb(WebSettings w) {
     return new AgentConfig(
-        listen, backend, hostPaths, topologyCommand, workerJavaOptions, budget, busy, w, probes);
+        listen,
+        backend,
+        hostPaths,
+        topologyCommand,
+        workerJavaOptions,
+        budget,
+        busy,
+        w,
+        probes,
+        passive);
   }
 }

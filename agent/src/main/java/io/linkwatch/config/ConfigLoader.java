@@ -2,6 +2,7 @@ package io.linkwatch.config;
 
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.registry.ProbeKind;
@@ -171,9 +172,56 @@ public final class ConfigLoader {
       probes.put(kind, readProbe(kind, probesNode.mapping(kind.id()), problems));
     }
     probesNode.rejectUnknown();
+    PassiveConfig passive = readPassive(root.mapping("passive"), problems);
     root.rejectUnknown();
     return new AgentConfig(
-        listen, backend, hostPaths, topologyCommand, javaOptions, budget, busy, web, probes);
+        listen,
+        backend,
+        hostPaths,
+        topologyCommand,
+        javaOptions,
+        budget,
+        busy,
+        web,
+        probes,
+        passive);
+  }
+
+  private static PassiveConfig readPassive(ConfigNode node, Problems problems) {
+    boolean enabled = node.bool("enabled", true);
+    Duration interval =
+        node.scalar("interval", PassiveConfig.DEFAULT_INTERVAL, ConfigLoader::positive);
+    Duration deadline =
+        node.scalar("deadline", PassiveConfig.DEFAULT_DEADLINE, ConfigLoader::positive);
+    if (deadline.compareTo(interval) >= 0) {
+      problems.add(
+          node.child("deadline"),
+          Durations.format(deadline)
+              + " must be shorter than passive.interval ("
+              + Durations.format(interval)
+              + (node.has("deadline")
+                  ? ""
+                  : "; the default deadline is " + Durations.format(deadline))
+              + "), or read rounds would pile up");
+    }
+    java.util.Set<PassiveSource> sources = java.util.EnumSet.noneOf(PassiveSource.class);
+    for (PassiveSource s : PassiveSource.values()) {
+      ConfigNode source = node.mapping(s.id());
+      if (source.bool("enabled", true)) {
+        sources.add(s);
+      }
+      source.rejectUnknown();
+    }
+    node.rejectUnknown();
+    return new PassiveConfig(enabled, interval, deadline, sources);
+  }
+
+  private static Duration positive(String text) {
+    Duration d = Durations.parse(text);
+    if (d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException("'" + text + "' must be a positive duration");
+    }
+    return d;
   }
 
   private static BusyPolicy readBusy(ConfigNode node) {

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.Measurement;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
@@ -31,6 +32,8 @@ public final class LinkwatchCollector implements MultiCollector {
   private final String version;
   private final String backend;
   private final double deferredAlertAfterSeconds;
+  private final PassiveStore passive;
+  private final double passiveIntervalSeconds;
 
   /**
    * @param deferredAlertAfterSeconds how long a target may wait for an idle device before the alert
@@ -43,6 +46,32 @@ public final class LinkwatchCollector implements MultiCollector {
       String version,
       String backend,
       double deferredAlertAfterSeconds) {
+    this(
+        store,
+        measurements,
+        intervalSeconds,
+        version,
+        backend,
+        deferredAlertAfterSeconds,
+        null,
+        0);
+  }
+
+  /**
+   * @param passive the passive readings, or null when passive watching is off
+   * @param passiveIntervalSeconds {@code passive.interval}
+   */
+  public LinkwatchCollector(
+      ResultStore store,
+      MetricWriter<Measurement> measurements,
+      Map<String, Double> intervalSeconds,
+      String version,
+      String backend,
+      double deferredAlertAfterSeconds,
+      PassiveStore passive,
+      double passiveIntervalSeconds) {
+    this.passive = passive;
+    this.passiveIntervalSeconds = passiveIntervalSeconds;
     this.store = store;
     this.measurements = measurements;
     this.intervalSeconds = Map.copyOf(intervalSeconds);
@@ -65,6 +94,9 @@ public final class LinkwatchCollector implements MultiCollector {
     HealthMetrics.writeRuns(store.runCounts(), f);
     HealthMetrics.writeTolerated(store.toleratedCounts(), f);
     DeviceActivityMetrics.write(store.deviceActivity(), f);
+    if (passive != null) {
+      PassiveMetrics.write(passive, passiveIntervalSeconds, f);
+    }
     f.add(
         InfoSnapshot.builder()
             .name(BUILD)

@@ -129,6 +129,12 @@ public interface DeviceRuntime extends AutoCloseable {
    */
   DeviceMonitor monitor();
 
+  /**
+   * The link counters of the devices (HCCS, SIO, NVLink, PCIe replays), read without a context:
+   * what the passive watcher reads while jobs run. Its library loads on first use.
+   */
+  LinkTelemetry linkTelemetry();
+
   /** Resource counts that the sim keeps, for leak checks; empty on real hardware. */
   Optional<Long> liveAllocations();
 

@@ -4,6 +4,7 @@ import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.probe.TargetDevices;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -54,6 +57,7 @@ public final class ProbeExecutor implements ProbeRuns {
   private final Sleeper sleeper;
   private final ReentrantLock lane = new ReentrantLock(true);
   private final Map<String, Duration> lastRun = new ConcurrentHashMap<>();
+  private final ActiveProbes active;
 
   public ProbeExecutor(
       AgentConfig config, ResultStore store, ProbeRunner worker, DeviceBudget budget) {
@@ -65,8 +69,32 @@ public final class ProbeExecutor implements ProbeRuns {
       ResultStore store,
       ProbeRunner worker,
       DeviceBudget budget,
+      ActiveProbes active) {
+    this(config, store, worker, budget, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), active);
+  }
+
+  public ProbeExecutor(
+      AgentConfig config,
+      ResultStore store,
+      ProbeRunner worker,
+      DeviceBudget budget,
       Clock clock,
       Sleeper sleeper) {
+    this(config, store, worker, budget, clock, sleeper, new ActiveProbes());
+  }
+
+  /**
+   * @param active where each run says which devices it measures, so passive reads leave them alone
+   */
+  public ProbeExecutor(
+      AgentConfig config,
+      ResultStore store,
+      ProbeRunner worker,
+      DeviceBudget budget,
+      Clock clock,
+      Sleeper sleeper,
+      ActiveProbes active) {
+    this.active = active;
     this.config = config;
     this.store = store;
     this.worker = worker;
@@ -173,7 +201,34 @@ public final class ProbeExecutor implements ProbeRuns {
     return Optional.of(ProbeRun.of(probe, results));
   }
 
-  private ProbeRun execute(ProbeConfig probe, List<String> targets, List<String> reportAs) {
+  private ProbeRun execute(ProbeConfig probe, List<String> targets, List<String> reportAs)
+      throws InterruptedException {
+    String id = probe.kind().id();
+    active.begin(id, devicesOf(targets.isEmpty() ? store.knownTargets(id) : targets));
+    try {
+      return measure(probe, targets, reportAs);
+    } finally {
+      active.end();
+    }
+  }
+
+  /**
+   * The devices targets name; empty (all devices) when one names none ({@code links}) or none are
+   * known yet (a probe's first run).
+   */
+  static Set<Integer> devicesOf(List<String> targets) {
+    Set<Integer> devices = new TreeSet<>();
+    for (String t : targets) {
+      List<Integer> named = TargetDevices.of(t);
+      if (named.isEmpty()) {
+        return Set.of();
+      }
+      devices.addAll(named);
+    }
+    return devices;
+  }
+
+  private ProbeRun measure(ProbeConfig probe, List<String> targets, List<String> reportAs) {
     String id = probe.kind().id();
     long started = System.nanoTime();
     ProbeRun run =

@@ -19,14 +19,14 @@ import java.util.stream.Collectors;
  * worker died with signal 6 (exit status 134) in aclrtMemcpyAsync (device 0); last stderr: linkwatch-sim: injected crash in aclrtMemcpyAsync
  * </pre>
  */
-final class PostMortem {
+public final class PostMortem {
   /** How many of the worker's last stderr lines a crash report keeps, and how much of each. */
   static final int STDERR_LINES = 3;
 
   static final int STDERR_LINE_CHARS = 200;
 
   /** What went wrong and, when known, the driver call it happened in. */
-  record Finding(String error, String call) {}
+  public record Finding(String error, String call) {}
 
   private PostMortem() {}
 
@@ -35,21 +35,40 @@ final class PostMortem {
    * ranks of a collective, say) entered theirs later.
    */
   static Finding timeout(List<JournalEntry> journal, Duration deadline, long killedAtMillis) {
+    return timeout(journal, deadline, killedAtMillis, "worker", "run");
+  }
+
+  /**
+   * The same for any process: {@code process} names it ({@code watcher}), {@code what} the work
+   * that passed its deadline ({@code read round}).
+   */
+  public static Finding timeout(
+      List<JournalEntry> journal,
+      Duration deadline,
+      long killedAtMillis,
+      String process,
+      String what) {
     String killed =
-        "the run did not finish within its deadline of "
+        "the "
+            + what
+            + " did not finish within its deadline of "
             + Durations.format(deadline)
-            + "; the worker was killed";
+            + "; the "
+            + process
+            + " was killed";
     List<JournalEntry> inCall = inCallOldestFirst(journal);
     if (!inCall.isEmpty()) {
       JournalEntry hung = inCall.get(0);
       String error =
           String.format(
                   Locale.ROOT,
-                  "timeout in %s after %.1f s: the run passed its deadline of %s and the worker"
+                  "timeout in %s after %.1f s: the %s passed its deadline of %s and the %s"
                       + " was killed",
                   hung.where(),
                   Math.max(0, killedAtMillis - hung.enteredAtMillis()) / 1e3,
-                  Durations.format(deadline))
+                  what,
+                  Durations.format(deadline),
+                  process)
               + alsoIn(inCall.subList(1, inCall.size()));
       return new Finding(error, hung.function());
     }
@@ -95,7 +114,13 @@ final class PostMortem {
    * in the call a thread is in, and the other threads entered theirs before.
    */
   static Finding died(List<JournalEntry> journal, int status, List<String> stderrTail) {
-    String exit = describeExit(status);
+    return died(journal, status, stderrTail, "worker");
+  }
+
+  /** The same for any process, which {@code process} names ({@code watcher}). */
+  public static Finding died(
+      List<JournalEntry> journal, int status, List<String> stderrTail, String process) {
+    String exit = describeExit(status, process);
     List<JournalEntry> inCall = inCallOldestFirst(journal);
     String where = "";
     String call = "";
@@ -110,10 +135,14 @@ final class PostMortem {
   }
 
   static String describeExit(int status) {
+    return describeExit(status, "worker");
+  }
+
+  static String describeExit(int status, String process) {
     if (status > 128) {
-      return "worker died with signal " + (status - 128) + " (exit status " + status + ")";
+      return process + " died with signal " + (status - 128) + " (exit status " + status + ")";
     }
-    return "worker exited with status " + status + " without a result";
+    return process + " exited with status " + status + " without a result";
   }
 
   private static List<JournalEntry> inCallOldestFirst(List<JournalEntry> journal) {

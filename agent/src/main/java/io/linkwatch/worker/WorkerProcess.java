@@ -68,7 +68,7 @@ public final class WorkerProcess implements ProbeRunner {
    * Every JVM option of a worker: the configured ones, then the client compiler (one thread), no
    * perf-data file and no crash dumps in cwd, as a worker is short-lived.
    */
-  static List<String> jvmOptions(List<String> javaOptions) {
+  public static List<String> jvmOptions(List<String> javaOptions) {
     List<String> all = new ArrayList<>(javaOptions);
     all.addAll(
         List.of(

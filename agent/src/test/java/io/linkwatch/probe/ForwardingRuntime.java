@@ -175,6 +175,11 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public io.linkwatch.runtime.LinkTelemetry linkTelemetry() {
+    return delegate.linkTelemetry();
+  }
+
+  @Override
   public Optional<Long> liveAllocations() {
     return delegate.liveAllocations();
   }

@@ -17,6 +17,7 @@ import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
@@ -58,6 +59,9 @@ public final class AscendRuntime implements DeviceRuntime {
   private final Map<Integer, AtomicInteger> deviceUses = new ConcurrentHashMap<>();
   private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
   private final DcmiMonitor monitor;
+  private final DcmiLinkTelemetry links;
+  private final Map<Integer, Map<Integer, Optional<LinkType>>> peerTypes =
+      new ConcurrentHashMap<>();
   private final CallJournal journal;
   private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
   private final Optional<VisibleDevices> visible = VisibleDevices.fromEnvironment();
@@ -67,7 +71,9 @@ public final class AscendRuntime implements DeviceRuntime {
     this.libs = libs;
     this.acl = libs.acl();
     this.journal = libs.journal();
-    this.monitor = new DcmiMonitor(libs::dcmi, journal, this::hostDeviceId);
+    DcmiCards cards = new DcmiCards(libs::dcmi, journal, this::hostDeviceId);
+    this.monitor = new DcmiMonitor(cards);
+    this.links = new DcmiLinkTelemetry(cards, this::peersOver);
     journal.onDevice(CallJournal.NO_DEVICE);
     int rc = acl.aclInit(null);
     if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
@@ -494,6 +500,41 @@ public final class AscendRuntime implements DeviceRuntime {
   @Override
   public DeviceMonitor monitor() {
     return monitor;
+  }
+
+  @Override
+  public LinkTelemetry linkTelemetry() {
+    return links;
+  }
+
+  /**
+   * The devices {@code device} reaches over one of {@code types}, ascending, from the topology
+   * (asked once per device: it does not change while the driver runs).
+   */
+  private List<Integer> peersOver(int device, List<LinkType> types) {
+    List<Integer> out = new ArrayList<>();
+    for (int other = 0; other < deviceCount(); other++) {
+      if (other == device) {
+        continue;
+      }
+      int peer = other;
+      Optional<LinkType> type =
+          peerTypes
+              .computeIfAbsent(device, d -> new ConcurrentHashMap<>())
+              .computeIfAbsent(peer, p -> safeLinkType(device, p));
+      if (type.isPresent() && types.contains(type.get())) {
+        out.add(other);
+      }
+    }
+    return out;
+  }
+
+  private Optional<LinkType> safeLinkType(int device, int other) {
+    try {
+      return linkType(device, other);
+    } catch (DeviceException e) {
+      return Optional.empty(); // the peer label becomes unknown; the counters are still read
+    }
   }
 
   @Override

@@ -2,12 +2,13 @@ package io.linkwatch.runtime.ascend;
 
 import com.sun.jna.Library;
 import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.ptr.IntByReference;
 
 /**
- * The DCMI calls that read device activity ({@code libdcmi.so}, {@code dcmi_interface_api.h}).
- * Every call returns 0 or a negative code {@code -8000 - k}.
+ * The DCMI calls that read device activity and link counters ({@code libdcmi.so}, {@code
+ * dcmi_interface_api.h}). Every call returns 0 or a negative code {@code -8000 - k}.
  */
 public interface DcmiLibrary extends Library {
   /**
@@ -33,4 +34,14 @@ public interface DcmiLibrary extends Library {
 
   int dcmi_get_device_utilization_rate(
       int cardId, int deviceId, int inputType, IntByReference utilizationRate);
+
+  /**
+   * The generic getter of the link counters: {@code buf} holds the struct of ({@code mainCmd},
+   * {@code subCmd}); {@code size} is its size in, the size written out.
+   */
+  int dcmi_get_device_info(
+      int cardId, int deviceId, int mainCmd, int subCmd, Pointer buf, IntByReference size);
+
+  /** {@code struct dcmi_pcie_info_all} (64 bytes) of a device: its PCI ids and address. */
+  int dcmi_get_device_pcie_info_v2(int cardId, int deviceId, Pointer info);
 }

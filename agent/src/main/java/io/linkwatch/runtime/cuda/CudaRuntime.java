@@ -18,6 +18,7 @@ import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
@@ -61,6 +62,7 @@ public final class CudaRuntime implements DeviceRuntime {
   private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
   private final NvmlDevices nvml;
   private final NvmlMonitor monitor;
+  private final NvmlLinkTelemetry links;
 
   public CudaRuntime(CudaLibraries libs) {
     this.libs = libs;
@@ -70,6 +72,20 @@ public final class CudaRuntime implements DeviceRuntime {
     check("cuInit", cu.cuInit(0));
     this.nvml = new NvmlDevices(libs::nvml, this::pciBusIdOrNull);
     this.monitor = new NvmlMonitor(nvml, journal);
+    this.links = new NvmlLinkTelemetry(nvml, journal, this::deviceByBusId, this::pciBusIdOrNull);
+  }
+
+  /** The CUDA device at a PCI address (sysfs form), or null. */
+  private Integer deviceByBusId(String busId) {
+    if (busId == null) {
+      return null;
+    }
+    for (int d = 0; d < deviceCount(); d++) {
+      if (busId.equals(pciBusIdOrNull(d))) {
+        return d;
+      }
+    }
+    return null;
   }
 
   public static CudaRuntime open(Backend backend, CallJournal journal) {
@@ -506,6 +522,11 @@ public final class CudaRuntime implements DeviceRuntime {
   @Override
   public DeviceMonitor monitor() {
     return monitor;
+  }
+
+  @Override
+  public LinkTelemetry linkTelemetry() {
+    return links;
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
@@ -32,7 +33,35 @@ public interface NvmlLibrary extends Library {
 
   int nvmlDeviceGetUtilizationRates(Pointer device, Utilization utilization);
 
+  int nvmlDeviceGetNvLinkState(Pointer device, int link, IntByReference isActive);
+
+  int nvmlDeviceGetNvLinkRemotePciInfo_v2(Pointer device, int link, PciInfo pci);
+
+  int nvmlDeviceGetNvLinkRemoteDeviceType(Pointer device, int link, IntByReference type);
+
+  int nvmlDeviceGetNvLinkErrorCounter(
+      Pointer device, int link, int counter, LongByReference counterValue);
+
+  /** {@code values} holds {@code count} 40-byte {@code nvmlFieldValue_t} entries. */
+  int nvmlDeviceGetFieldValues(Pointer device, int count, Pointer values);
+
+  int nvmlDeviceGetPcieReplayCounter(Pointer device, IntByReference value);
+
   int NVML_SUCCESS = 0;
+  int NVML_ERROR_INVALID_ARGUMENT = 2;
+  int NVML_FEATURE_ENABLED = 1;
+  int NVML_NVLINK_DEVICE_TYPE_SWITCH = 2;
+
+  /** nvmlNvLinkErrorCounter_t: DL_REPLAY, DL_RECOVERY, DL_CRC_FLIT, DL_CRC_DATA. */
+  int NVML_NVLINK_ERROR_DL_REPLAY = 0;
+
+  int NVML_NVLINK_ERROR_DL_RECOVERY = 1;
+  int NVML_NVLINK_ERROR_DL_CRC_FLIT = 2;
+  int NVML_NVLINK_ERROR_DL_CRC_DATA = 3;
+
+  /** NVML_NVLINK_MAX_LINKS in nvml.h. */
+  int NVML_NVLINK_MAX_LINKS = 36;
+
   int NVML_ERROR_NOT_SUPPORTED = 3;
   int NVML_ERROR_NO_PERMISSION = 4;
   int NVML_ERROR_NOT_FOUND = 6;

@@ -1,0 +1,24 @@
+package io.linkwatch.passive;
+
+import java.util.Map;
+
+/**
+ * A link as published: counters unwrapped and traffic in bytes. Null fields have no series.
+ *
+ * <p>e.g. {@code LinkState[link=3, linkType=HCCS, peer=3, up=true, lanes=2, lanesMax=4,
+ * transmitBytes=1624680, receiveBytes=1600340, errors={crc=12, retry=3}]}
+ */
+public record LinkState(
+    String link,
+    String linkType,
+    String peer,
+    Boolean up,
+    Integer lanes,
+    Integer lanesMax,
+    Long transmitBytes,
+    Long receiveBytes,
+    Map<String, Long> errors) {
+  public LinkState {
+    errors = Map.copyOf(errors);
+  }
+}

@@ -1,0 +1,238 @@
+package io.linkwatch.passive;
+
+import io.linkwatch.passive.pcie.PcieHop;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The last passive reading of every device by every source, and the read counters. The watcher's
+ * thread writes; scrapes and the status read immutable copies, so no request waits for a read.
+ * Counters are unwrapped here ({@link CounterUnwrapper}), where they outlive any watcher process.
+ */
+public final class PassiveStore {
+  /** A read counter's key. */
+  public record ReadKey(PassiveSource source, ReadResult result) {}
+
+  /** The last round of one source: when it ended and how long it took. */
+  public record RoundState(PassiveSource source, long endedMillis, double seconds) {}
+
+  private final Clock clock;
+  private final CounterUnwrapper unwrapper = new CounterUnwrapper();
+  private final Map<PassiveSource, Map<Integer, DeviceState>> devices = new TreeMap<>();
+  private final Map<ReadKey, Long> reads = new LinkedHashMap<>();
+  private final Map<PassiveSource, RoundState> rounds = new TreeMap<>();
+  private long version;
+
+  public PassiveStore(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Changes whenever something recorded changes what the store reports. */
+  public synchronized long version() {
+    return version;
+  }
+
+  /** A device read by a vendor library, whatever its outcome. */
+  public synchronized void recordLinks(DeviceLinks reading) {
+    PassiveSource source =
+        PassiveSource.valueOf(reading.source().toUpperCase(java.util.Locale.ROOT));
+    long now = clock.millis();
+    DeviceState before = devices(source).get(reading.device());
+    boolean ok = !reading.failed();
+    List<LinkState> links = new ArrayList<>();
+    if (ok) {
+      for (LinkReading l : reading.links()) {
+        links.add(unwrap(source, reading.device(), l));
+      }
+    }
+    devices(source)
+        .put(
+            reading.device(),
+            new DeviceState(
+                reading.device(),
+                source,
+                ok ? ReadResult.SUCCESS : ReadResult.ERROR,
+                now,
+                ok ? now : before == null ? 0 : before.lastSuccessMillis(),
+                reading.error(),
+                reading.failedCall(),
+                null,
+                reading.unsupported(),
+                links,
+                ok && reading.pcieReplays() != null
+                    ? unwrapper.next(
+                        List.of(source, reading.device(), "pcie_replay"), reading.pcieReplays(), 32)
+                    : null,
+                reading.pciAddress() != null
+                    ? reading.pciAddress()
+                    : before == null ? null : before.pciAddress(),
+                List.of()));
+    count(source, ok ? ReadResult.SUCCESS : ReadResult.ERROR);
+  }
+
+  /** A round of {@code source} that gave no reading (a hang, a dead watcher) for these devices. */
+  public synchronized void recordFailure(
+      PassiveSource source, List<Integer> failed, ReadResult result, String error, String call) {
+    long now = clock.millis();
+    for (int device : failed) {
+      DeviceState before = devices(source).get(device);
+      devices(source)
+          .put(
+              device,
+              new DeviceState(
+                  device,
+                  source,
+                  result,
+                  now,
+                  before == null ? 0 : before.lastSuccessMillis(),
+                  error,
+                  call,
+                  null,
+                  before == null ? List.of() : before.unsupported(),
+                  List.of(),
+                  null,
+                  before == null ? null : before.pciAddress(),
+                  List.of()));
+      count(source, result);
+    }
+    if (failed.isEmpty()) {
+      count(source, result);
+    }
+  }
+
+  /**
+   * Devices of {@code source} not read because an active probe measures them: the last links are
+   * kept, marked with why they were not refreshed.
+   */
+  public synchronized void recordSkipped(PassiveSource source, List<Integer> skipped, String why) {
+    long now = clock.millis();
+    for (int device : skipped) {
+      DeviceState before = devices(source).get(device);
+      devices(source)
+          .put(
+              device,
+              new DeviceState(
+                  device,
+                  source,
+                  ReadResult.SKIPPED_ACTIVE_PROBE,
+                  now,
+                  before == null ? 0 : before.lastSuccessMillis(),
+                  null,
+                  null,
+                  why,
+                  before == null ? List.of() : before.unsupported(),
+                  before == null ? List.of() : before.links(),
+                  before == null ? null : before.pcieReplays(),
+                  before == null ? null : before.pciAddress(),
+                  List.of()));
+      count(source, ReadResult.SKIPPED_ACTIVE_PROBE);
+    }
+  }
+
+  /** A device's PCIe hops from sysfs (empty: its address is not in sysfs). */
+  public synchronized void recordPcie(int device, String address, List<PcieHop> hops) {
+    long now = clock.millis();
+    boolean ok = !hops.isEmpty();
+    DeviceState before = devices(PassiveSource.SYSFS).get(device);
+    devices(PassiveSource.SYSFS)
+        .put(
+            device,
+            new DeviceState(
+                device,
+                PassiveSource.SYSFS,
+                ok ? ReadResult.SUCCESS : ReadResult.ERROR,
+                now,
+                ok ? now : before == null ? 0 : before.lastSuccessMillis(),
+                ok ? null : address + " is not in sysfs (bus/pci/devices)",
+                null,
+                null,
+                List.of(),
+                List.of(),
+                null,
+                address,
+                hops));
+    count(PassiveSource.SYSFS, ok ? ReadResult.SUCCESS : ReadResult.ERROR);
+  }
+
+  /** The end of a round of {@code source}, which took {@code seconds}. */
+  public synchronized void recordRound(PassiveSource source, double seconds) {
+    rounds.put(source, new RoundState(source, clock.millis(), seconds));
+    version++;
+  }
+
+  /** The PCI address each device's vendor library gave, for the sysfs reads. */
+  public synchronized Map<Integer, String> pciAddresses() {
+    Map<Integer, String> out = new TreeMap<>();
+    for (PassiveSource s : List.of(PassiveSource.DCMI, PassiveSource.NVML)) {
+      devices(s)
+          .forEach(
+              (d, st) -> {
+                if (st.pciAddress() != null) {
+                  out.put(d, st.pciAddress());
+                }
+              });
+    }
+    return out;
+  }
+
+  /** Every device state, by source then device. */
+  public synchronized List<DeviceState> states() {
+    List<DeviceState> out = new ArrayList<>();
+    devices.values().forEach(m -> out.addAll(m.values()));
+    return out;
+  }
+
+  public synchronized Map<ReadKey, Long> readCounts() {
+    return Map.copyOf(reads);
+  }
+
+  public synchronized List<RoundState> rounds() {
+    return List.copyOf(rounds.values());
+  }
+
+  private LinkState unwrap(PassiveSource source, int device, LinkReading l) {
+    int bits = l.counterBits();
+    Long tx =
+        l.txUnits() == null
+            ? null
+            : unwrapper.next(key(source, device, l, "tx"), l.txUnits(), bits)
+                * l.trafficUnitBytes();
+    Long rx =
+        l.rxUnits() == null
+            ? null
+            : unwrapper.next(key(source, device, l, "rx"), l.rxUnits(), bits)
+                * l.trafficUnitBytes();
+    Map<String, Long> errors = new TreeMap<>();
+    l.errors()
+        .forEach(
+            (kind, raw) ->
+                errors.put(kind, unwrapper.next(key(source, device, l, kind), raw, bits)));
+    return new LinkState(
+        l.link(), l.linkType(), l.peer(), l.up(), l.lanes(), l.lanesMax(), tx, rx, errors);
+  }
+
+  private static List<Object> key(PassiveSource source, int device, LinkReading l, String name) {
+    return List.of(source, device, l.linkType(), l.link(), name);
+  }
+
+  private Map<Integer, DeviceState> devices(PassiveSource source) {
+    return devices.computeIfAbsent(source, s -> new TreeMap<>());
+  }
+
+  private void count(PassiveSource source, ReadResult result) {
+    reads.merge(new ReadKey(source, result), 1L, Long::sum);
+    version++;
+  }
+
+  /** Devices that any source knows, for a failure that concerns all of them. */
+  public synchronized List<Integer> knownDevices(PassiveSource source) {
+    Set<Integer> all = new HashSet<>(devices(source).keySet());
+    return all.stream().sorted().toList();
+  }
+}

@@ -1,0 +1,161 @@
+package io.linkwatch.passive;
+
+import io.linkwatch.config.PassiveConfig;
+import io.linkwatch.passive.pcie.PcieLinkReader;
+import io.linkwatch.runtime.Backend;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads every device's link counters every {@code passive.interval}, busy or not, on a thread of
+ * its own: the vendor library through the {@link WatcherProcess} (each round under {@code
+ * passive.deadline}), then the PCIe hops of each device from sysfs. Devices an active probe is
+ * measuring are left out of the vendor round and said so in the status. Nothing here waits on
+ * {@code /metrics}, and nothing there waits on this: results go to the {@link PassiveStore}.
+ *
+ * <p>A round that hangs costs this thread one deadline; the watcher is replaced at the next round.
+ */
+public final class PassiveWatcher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PassiveWatcher.class);
+
+  private final PassiveConfig config;
+  private final PassiveSource library;
+  private final WatcherProcess watcher;
+  private final PcieLinkReader pcie;
+  private final PassiveStore store;
+  private final ActiveProbes active;
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "passive-watcher");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * @param watcher the vendor library's watcher process, or null when that source is off
+   * @param pcie the sysfs reader, or null when that source is off
+   */
+  public PassiveWatcher(
+      PassiveConfig config,
+      Backend backend,
+      WatcherProcess watcher,
+      PcieLinkReader pcie,
+      PassiveStore store,
+      ActiveProbes active) {
+    this.config = config;
+    this.library = PassiveSource.libraryOf(backend);
+    this.watcher = watcher;
+    this.pcie = pcie;
+    this.store = store;
+    this.active = active;
+  }
+
+  /** Reads at once, then every interval. */
+  public void start() {
+    long every = config.interval().toMillis();
+    thread.scheduleWithFixedDelay(this::safeRound, 0, every, TimeUnit.MILLISECONDS);
+    log.info(
+        "passive watching: every {} ms, sources {}",
+        every,
+        config.sources().stream().map(PassiveSource::id).sorted().toList());
+  }
+
+  private void safeRound() {
+    try {
+      round();
+    } catch (RuntimeException e) {
+      // One bad round must not end the schedule (a ScheduledExecutorService stops on a throw).
+      log.warn("passive round failed: {}", e.toString());
+    }
+  }
+
+  /** One round of every source; public for tests that drive rounds themselves. */
+  public void round() {
+    if (watcher != null) {
+      vendorRound();
+    }
+    if (pcie != null) {
+      sysfsRound();
+    }
+  }
+
+  private void vendorRound() {
+    long started = System.nanoTime();
+    Optional<WatcherProcess.Outcome> notReady = watcher.start(config.deadline());
+    if (notReady.isPresent()) {
+      WatcherProcess.Outcome o = notReady.get();
+      store.recordFailure(
+          library,
+          store.knownDevices(library),
+          o.result().equals("timeout") ? ReadResult.TIMEOUT : ReadResult.ERROR,
+          o.error(),
+          o.call());
+      store.recordRound(library, (System.nanoTime() - started) / 1e9);
+      return;
+    }
+    Optional<ActiveProbes.Measurement> measuring = active.beginRead();
+    try {
+      List<Integer> known = store.knownDevices(library);
+      if (measuring.isPresent() && measuring.get().allDevices()) {
+        store.recordSkipped(library, known, why(measuring.get()));
+        return;
+      }
+      List<Integer> skip =
+          measuring.map(m -> new ArrayList<>(m.devices())).orElseGet(ArrayList::new);
+      WatcherProcess.Outcome outcome = watcher.round(skip, config.deadline());
+      if (outcome.round() == null) {
+        List<Integer> failed = new ArrayList<>(known);
+        failed.removeAll(skip);
+        store.recordFailure(
+            library,
+            failed,
+            outcome.result().equals("timeout") ? ReadResult.TIMEOUT : ReadResult.ERROR,
+            outcome.error(),
+            outcome.call());
+        return;
+      }
+      for (DeviceLinks reading : outcome.round().readings()) {
+        store.recordLinks(reading);
+        if (reading.failed()) {
+          log.debug("passive: device {}: {}", reading.device(), reading.error());
+        }
+      }
+      int devices = outcome.round().devices();
+      measuring.ifPresent(
+          m ->
+              store.recordSkipped(
+                  library, skip.stream().filter(d -> d < devices).toList(), why(m)));
+    } finally {
+      active.endRead();
+      store.recordRound(library, (System.nanoTime() - started) / 1e9);
+    }
+  }
+
+  private static String why(ActiveProbes.Measurement m) {
+    return "the " + m.probe() + " probe was measuring the device";
+  }
+
+  private void sysfsRound() {
+    long started = System.nanoTime();
+    for (Map.Entry<Integer, String> e : store.pciAddresses().entrySet()) {
+      store.recordPcie(e.getKey(), e.getValue(), pcie.read(e.getValue()));
+    }
+    store.recordRound(PassiveSource.SYSFS, (System.nanoTime() - started) / 1e9);
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+    if (watcher != null) {
+      watcher.close();
+    }
+  }
+}

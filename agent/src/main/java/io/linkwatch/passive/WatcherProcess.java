@@ -1,0 +1,269 @@
+package io.linkwatch.passive;
+
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.calls.CallJournalFile;
+import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.worker.PostMortem;
+import io.linkwatch.worker.WorkerProcess;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's side of the long-lived watcher process ({@link WatcherMain}): started on first use,
+ * asked for one read round at a time, each under a deadline. A round past its deadline kills the
+ * watcher and names the call it hung in (from its call journal, read while it still hangs); a
+ * watcher that dies is named with its exit status, the call it died in and its last stderr lines.
+ * Either way the next round starts a fresh watcher, so a hang that clears costs one round.
+ *
+ * <p>A process rather than a thread: a vendor library that crashes takes only the watcher with it,
+ * and a hung call can be ended by killing it. Long-lived rather than one per round: a JVM start
+ * costs about a CPU-second, and the library's own initialization more; at 15 s per round a process
+ * per round would cost more than everything else the agent does.
+ */
+public final class WatcherProcess implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WatcherProcess.class);
+  private static final String EOF = "\u0000eof";
+
+  private final List<String> command;
+  private volatile Process process;
+  private OutputStream requests;
+  private BlockingQueue<String> lines;
+  private Deque<String> stderrTail;
+  private CallJournalFile journal;
+
+  /** What a round gave: the watcher's answer, or why there is none. */
+  public record Outcome(WatchRound round, String result, String error, String call) {
+    static Outcome success(WatchRound round) {
+      return new Outcome(round, "success", null, null);
+    }
+  }
+
+  /** A watcher for {@code backend} that runs with the workers' JVM options. */
+  public WatcherProcess(Backend backend, List<String> javaOptions) {
+    this(defaultCommand(backend, javaOptions));
+  }
+
+  /** A watcher started by {@code command} (tests use other programs). */
+  WatcherProcess(List<String> command) {
+    this.command = List.copyOf(command);
+  }
+
+  static List<String> defaultCommand(Backend backend, List<String> javaOptions) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(WorkerProcess.jvmOptions(javaOptions));
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(WatcherMain.class.getName());
+    cmd.add(backend.id());
+    return cmd;
+  }
+
+  /**
+   * Starts the watcher if none runs, and waits until it has opened the runtime (its first line):
+   * empty when it is ready, else why not. Slow library start-up is thus not charged to a round,
+   * during which probes wait.
+   */
+  public synchronized java.util.Optional<Outcome> start(Duration deadline) {
+    if (process != null && process.isAlive()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      ensureStarted();
+    } catch (IOException e) {
+      stop();
+      return java.util.Optional.of(
+          new Outcome(null, "error", "cannot start the watcher: " + e.getMessage(), null));
+    }
+    Outcome ready = answer(deadline, "start");
+    return ready.round() == null ? java.util.Optional.of(ready) : java.util.Optional.empty();
+  }
+
+  /** One read round: every device but {@code skip}. */
+  public synchronized Outcome round(List<Integer> skip, Duration deadline) {
+    java.util.Optional<Outcome> notReady = start(deadline);
+    if (notReady.isPresent()) {
+      return notReady.get();
+    }
+    try {
+      requests.write(
+          (PassiveJson.JSON.write(new WatchRequest(skip)) + "\n").getBytes(StandardCharsets.UTF_8));
+      requests.flush();
+    } catch (IOException e) {
+      // Its stdin closed: it is dying; the answer below says how.
+      log.debug("watcher stdin: {}", e.getMessage());
+    }
+    return answer(deadline, "read round");
+  }
+
+  /** The watcher's next line within {@code deadline}, or why there is none. */
+  private Outcome answer(Duration deadline, String what) {
+    String line;
+    try {
+      line = lines.poll(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop();
+      return new Outcome(null, "error", "interrupted: the agent is stopping", null);
+    }
+    if (line == null) {
+      // Read the journal while the call still hangs, then kill: the next round starts afresh.
+      long now = System.currentTimeMillis();
+      PostMortem.Finding f = PostMortem.timeout(entries(), deadline, now, "watcher", what);
+      log.warn("passive watcher: {}", f.error());
+      stop();
+      return new Outcome(null, "timeout", f.error(), emptyToNull(f.call()));
+    }
+    if (line.equals(EOF)) {
+      int status = exitStatus();
+      List<String> tail;
+      synchronized (stderrTail) {
+        tail = List.copyOf(stderrTail);
+      }
+      PostMortem.Finding f = PostMortem.died(entries(), status, tail, "watcher");
+      log.warn("passive watcher: {}", f.error());
+      stop();
+      return new Outcome(null, "error", f.error(), emptyToNull(f.call()));
+    }
+    try {
+      return Outcome.success(PassiveJson.JSON.read(line, WatchRound.class));
+    } catch (IOException e) {
+      stop();
+      return new Outcome(null, "error", "watcher output unreadable: " + e.getMessage(), null);
+    }
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  private void ensureStarted() throws IOException {
+    if (process != null && process.isAlive()) {
+      return;
+    }
+    stop();
+    journal = CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir")));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put(CallJournalFile.ENV, journal.path().toString());
+    process = builder.start();
+    requests = process.getOutputStream();
+    lines = new LinkedBlockingQueue<>();
+    stderrTail = new ArrayDeque<>();
+    BlockingQueue<String> out = lines;
+    Deque<String> tail = stderrTail;
+    Process p = process;
+    daemon(
+        "watcher-stdout",
+        () -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+              out.add(line);
+            }
+          } catch (IOException e) {
+            log.debug("watcher stdout closed: {}", e.getMessage());
+          }
+          out.add(EOF);
+        });
+    daemon(
+        "watcher-stderr",
+        () -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+              synchronized (tail) {
+                if (tail.size() == 3) {
+                  tail.removeFirst();
+                }
+                tail.addLast(line);
+              }
+              log.info("watcher: {}", line);
+            }
+          } catch (IOException e) {
+            log.debug("watcher stderr closed: {}", e.getMessage());
+          }
+        });
+    log.info("passive watcher started (pid {})", process.pid());
+  }
+
+  private static void daemon(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private int exitStatus() {
+    try {
+      if (process.waitFor(5, TimeUnit.SECONDS)) {
+        // The stderr reader may still hold the last lines: give it a moment to take them.
+        Thread.sleep(100);
+        return process.exitValue();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return -1;
+  }
+
+  private List<JournalEntry> entries() {
+    try {
+      return journal == null ? List.of() : journal.read();
+    } catch (UncheckedIOException e) {
+      log.debug("watcher call journal unreadable: {}", e.getMessage());
+      return List.of();
+    }
+  }
+
+  /** The watcher's pid while one runs (for tests and the benchmark). */
+  public synchronized long pid() {
+    return process != null && process.isAlive() ? process.pid() : -1;
+  }
+
+  private void stop() {
+    if (process != null) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      try {
+        process.waitFor(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      process = null;
+    }
+    if (journal != null) {
+      journal.close();
+      journal = null;
+    }
+  }
+
+  /** Kills the watcher at once, even while a round waits for it (the round then ends). */
+  @Override
+  public void close() {
+    Process p = process;
+    if (p != null) {
+      p.destroyForcibly();
+    }
+    synchronized (this) {
+      stop();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package io.linkwatch.runtime;
+
+import io.linkwatch.passive.DeviceLinks;
+
+/**
+ * The counters a device's management library keeps about its links (DCMI on Ascend, NVML on
+ * NVIDIA), read without a context, an allocation or a copy: what the passive watcher reads while
+ * jobs hold the devices. Like {@link DeviceMonitor} its library loads on first use.
+ */
+public interface LinkTelemetry {
+  /** The source label of its readings, e.g. {@code dcmi}. */
+  String source();
+
+  /**
+   * One read of {@code device}'s links. A reading the product does not support is named in {@link
+   * DeviceLinks#unsupported()}; a call that fails otherwise fails the read, which names it.
+   */
+  DeviceLinks read(int device);
+}

@@ -1,0 +1,233 @@
+package io.linkwatch.runtime.ascend;
+
+import static io.linkwatch.passive.DcmiLinkStructs.*;
+
+import com.sun.jna.Memory;
+import com.sun.jna.ptr.IntByReference;
+import io.linkwatch.passive.DcmiLinkStructs;
+import io.linkwatch.passive.DcmiLinkStructs.HccsCounters;
+import io.linkwatch.passive.DcmiLinkStructs.HccsPort;
+import io.linkwatch.passive.DeviceLinks;
+import io.linkwatch.passive.LinkReading;
+import io.linkwatch.runtime.DeviceException;
+import io.linkwatch.runtime.LinkTelemetry;
+import io.linkwatch.runtime.LinkType;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * HCCS and SIO link counters through {@code dcmi_get_device_info}: HCCS lane info (main 16, sub 1)
+ * for each port's state and lanes, the 64-bit statistics (sub 5) or, where the driver lacks them,
+ * the 32-bit ones (sub 3) for traffic in 20-byte flits, CRC errors and retries, and SIO's CRC error
+ * counts (main 56, sub 0). A command the product does not support (-8255, -8002, -8013) is noted
+ * once and not asked again; any other failure fails the read and names the command.
+ *
+ * <p>No DCMI call maps an HCCS port to the device at its other end. Where a device has as many HCCS
+ * ports as HCCS peers in the topology, the k-th port is labelled with the k-th peer in ascending
+ * order (the order of the PCS indices on a full-mesh 910B board; unverified on hardware); otherwise
+ * the peer is {@code unknown}.
+ */
+final class DcmiLinkTelemetry implements LinkTelemetry {
+  /**
+   * Bytes per counted unit of HCCS traffic: the driver's {@code HCCS_SINGLE_PACKETS_BYTES} (20),
+   * which it uses to turn its HCCS bandwidth counts into bytes.
+   */
+  static final long HCCS_FLIT_BYTES = 20;
+
+  private final DcmiCards cards;
+  private final BiFunction<Integer, List<LinkType>, List<Integer>> peers;
+
+  /** What each device does not support, by command: never asked again in this process. */
+  private final Map<Integer, Map<String, String>> unsupported = new HashMap<>();
+
+  private final Map<Integer, String> pciAddresses = new HashMap<>();
+  private final Map<Integer, Memory> buffers = new HashMap<>();
+
+  /**
+   * @param peers the runtime devices a device reaches over any of the given link types, ascending
+   */
+  DcmiLinkTelemetry(DcmiCards cards, BiFunction<Integer, List<LinkType>, List<Integer>> peers) {
+    this.cards = cards;
+    this.peers = peers;
+  }
+
+  @Override
+  public String source() {
+    return "dcmi";
+  }
+
+  @Override
+  public synchronized DeviceLinks read(int device) {
+    List<LinkReading> links = new ArrayList<>();
+    String pci = null;
+    try {
+      int[] card = cards.card(device);
+      pci = pciAddress(device, card);
+      links.addAll(hccs(device, card));
+      links.addAll(sio(device, card));
+      return new DeviceLinks(device, source(), pci, links, null, unsupportedOf(device), null, null);
+    } catch (DeviceException e) {
+      return new DeviceLinks(
+          device, source(), pci, links, null, unsupportedOf(device), e.getMessage(), e.function());
+    }
+  }
+
+  private List<String> unsupportedOf(int device) {
+    return List.copyOf(unsupported.getOrDefault(device, Map.of()).values());
+  }
+
+  private Map<String, String> unsupported(int device) {
+    return unsupported.computeIfAbsent(device, d -> new LinkedHashMap<>());
+  }
+
+  private String pciAddress(int device, int[] card) {
+    String known = pciAddresses.get(device);
+    if (known != null || unsupported(device).containsKey("pcie_info")) {
+      return known;
+    }
+    Memory info = buffer(PCIE_INFO_SIZE);
+    int rc = cards.dcmi().dcmi_get_device_pcie_info_v2(card[0], card[1], info);
+    if (rc != 0) {
+      // Only the PCIe hops from sysfs depend on it: never a reason to fail the link read.
+      unsupported(device)
+          .put(
+              "pcie_info",
+              "dcmi_get_device_pcie_info_v2 returned " + rc + ": " + DcmiCards.explain(rc));
+      return null;
+    }
+    String address = DcmiLinkStructs.parsePcieAddress(bytes(info, PCIE_INFO_SIZE));
+    pciAddresses.put(device, address);
+    return address;
+  }
+
+  private List<LinkReading> hccs(int device, int[] card) {
+    Optional<ByteBuffer> lanesRaw =
+        get(device, card, MAIN_HCCS, SUB_HCCS_LANES, LANES_SIZE, "HCCS lanes");
+    int bits = 64;
+    Optional<ByteBuffer> statsRaw =
+        get(device, card, MAIN_HCCS, SUB_HCCS_STATS_U64, STATS_U64_SIZE, "HCCS statistics u64");
+    List<HccsCounters> counters = statsRaw.map(DcmiLinkStructs::parseStatisticsU64).orElse(null);
+    if (counters == null) {
+      bits = 32;
+      counters =
+          get(device, card, MAIN_HCCS, SUB_HCCS_STATS, STATS_SIZE, "HCCS statistics")
+              .map(DcmiLinkStructs::parseStatistics)
+              .orElse(null);
+    }
+    List<HccsPort> ports = lanesRaw.map(DcmiLinkStructs::parseLanes).orElse(null);
+    if (ports == null && counters == null) {
+      return List.of();
+    }
+    List<Integer> pcsIndices = new ArrayList<>();
+    if (ports != null) {
+      ports.forEach(p -> pcsIndices.add(p.pcs()));
+    } else {
+      // No lane info: the ports that ever carried anything.
+      counters.stream()
+          .filter(c -> c.tx() != 0 || c.rx() != 0 || c.crc() != 0 || c.retry() != 0)
+          .forEach(c -> pcsIndices.add(c.pcs()));
+    }
+    List<Integer> hccsPeers = peers.apply(device, List.of(LinkType.HCCS, LinkType.HCCS_SW));
+    List<LinkReading> out = new ArrayList<>();
+    for (int i = 0; i < pcsIndices.size(); i++) {
+      int pcs = pcsIndices.get(i);
+      String peer =
+          hccsPeers.size() == pcsIndices.size() ? String.valueOf(hccsPeers.get(i)) : "unknown";
+      HccsPort port = ports == null ? null : ports.get(i);
+      HccsCounters c = counters == null || pcs >= counters.size() ? null : counters.get(pcs);
+      out.add(
+          new LinkReading(
+              String.valueOf(pcs),
+              LinkType.HCCS.label(),
+              peer,
+              port == null ? null : port.up(),
+              port == null ? null : port.lanesInUse(),
+              port == null ? null : HCCS_LANES_MAX,
+              bits,
+              HCCS_FLIT_BYTES,
+              c == null ? null : c.tx(),
+              c == null ? null : c.rx(),
+              c == null ? Map.of() : Map.of("crc", c.crc(), "retry", c.retry())));
+    }
+    return out;
+  }
+
+  private List<LinkReading> sio(int device, int[] card) {
+    List<Integer> sioPeers = peers.apply(device, List.of(LinkType.SIO));
+    if (sioPeers.isEmpty()) {
+      return List.of(); // no die-to-die link on this product: nothing to ask
+    }
+    return get(device, card, MAIN_SIO, SUB_SIO_CRC, SIO_SIZE, "SIO CRC errors")
+        .map(
+            raw -> {
+              long[] crc = DcmiLinkStructs.parseSioCrc(raw);
+              return List.of(
+                  new LinkReading(
+                      "0",
+                      LinkType.SIO.label(),
+                      String.valueOf(sioPeers.get(0)),
+                      null,
+                      null,
+                      null,
+                      16,
+                      1,
+                      null,
+                      null,
+                      Map.of("crc_tx", crc[0], "crc_rx", crc[1])));
+            })
+        .orElse(List.of());
+  }
+
+  /**
+   * The struct of one command, or empty when the product does not support it (remembered: not asked
+   * again in this process). Other failures throw, naming the command.
+   */
+  private Optional<ByteBuffer> get(
+      int device, int[] card, int main, int sub, int size, String what) {
+    String key = main + "/" + sub;
+    if (unsupported(device).containsKey(key)) {
+      return Optional.empty();
+    }
+    Memory buf = buffer(size);
+    buf.clear(size);
+    IntByReference inOut = new IntByReference(size);
+    int rc = cards.dcmi().dcmi_get_device_info(card[0], card[1], main, sub, buf, inOut);
+    if (rc != 0 && DcmiCards.permanent(rc)) {
+      unsupported(device)
+          .put(
+              key,
+              "dcmi_get_device_info("
+                  + what
+                  + ", main "
+                  + main
+                  + " sub "
+                  + sub
+                  + ") returned "
+                  + rc
+                  + ": "
+                  + DcmiCards.explain(rc));
+      return Optional.empty();
+    }
+    if (rc != 0) {
+      throw new DeviceException(
+          "dcmi_get_device_info",
+          rc,
+          DcmiCards.explain(rc) + " (" + what + ", main " + main + " sub " + sub + ")");
+    }
+    return Optional.of(bytes(buf, size));
+  }
+
+  private Memory buffer(int size) {
+    return buffers.computeIfAbsent(size, Memory::new);
+  }
+
+  private static ByteBuffer bytes(Memory m, int size) {
+    return m.getByteBuffer(0, size);
+  }
+}
