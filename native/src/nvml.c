@@ -48,6 +48,8 @@ nvmlReturn_t nvmlInit_v2(void)
             rc = NVML_ERROR_UNKNOWN;
         }
         prof = p;
+        if (!rc)
+            lw_links_topology(LW_FACE_CUDA, p);
         for (int i = 0; !rc && i < p->ndev; i++)
             handles[i] = (struct nvmlDevice_st){ NVDEV_MAGIC, i };
     }
