@@ -2,6 +2,7 @@
  * counters, the shared counters file, and the link faults of the control file. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "linkwatch_sim_cuda.h"
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -31,6 +32,11 @@ void test_links_structs(void)
     CHECK(offsetof(struct dcmi_pcie_info_all, domain) == 16);
     CHECK(offsetof(struct dcmi_pcie_info_all, bdf_funcid) == 28);
     CHECK(offsetof(struct dcmi_pcie_info_all, reserve) == 32);
+    CHECK(sizeof(nvmlFieldValue_t) == 40);
+    CHECK(offsetof(nvmlFieldValue_t, fieldId) == 0 && offsetof(nvmlFieldValue_t, scopeId) == 4);
+    CHECK(offsetof(nvmlFieldValue_t, timestamp) == 8 && offsetof(nvmlFieldValue_t, latencyUsec) == 16);
+    CHECK(offsetof(nvmlFieldValue_t, valueType) == 24 && offsetof(nvmlFieldValue_t, nvmlReturn) == 28);
+    CHECK(offsetof(nvmlFieldValue_t, value) == 32);
 }
 
 static void use_hccs_profile(void)
@@ -262,4 +268,249 @@ void test_links_hang(void)
     set_control(NULL);
     pthread_join(t, NULL);
     CHECK(rc == 0);
+}
+
+/* ---- NVML: NVLink and PCIe ----
+ * cuInit cannot be undone, so these run in a fork of the runner (as test_cuda.c's). */
+
+static void in_child(const char *name, void (*body)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        check_failures = 0;
+        body();
+        fflush(NULL);
+        _exit(check_failures ? 1 : 0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        check_failures++;
+        fprintf(stderr, "  FAIL %s: child %s\n", name, WIFEXITED(status) ? "reported failures" : "was killed");
+    }
+}
+
+static nvmlDevice_t nv(unsigned i)
+{
+    nvmlDevice_t d = NULL;
+    CHECK_RC(nvmlDeviceGetHandleByIndex_v2(i, &d), NVML_SUCCESS);
+    return d;
+}
+
+/* One field of d: fieldId at scopeId; the entry's return code into *rc. */
+static unsigned long long field(nvmlDevice_t d, unsigned id, unsigned scope, nvmlReturn_t *rc)
+{
+    nvmlFieldValue_t v;
+    memset(&v, 0, sizeof v);
+    v.fieldId = id;
+    v.scopeId = scope;
+    CHECK_RC(nvmlDeviceGetFieldValues(d, 1, &v), NVML_SUCCESS);
+    *rc = v.nvmlReturn;
+    return v.valueType == NVML_VALUE_TYPE_UNSIGNED_INT ? v.value.uiVal : v.value.ullVal;
+}
+
+static unsigned long long kib(nvmlDevice_t d, unsigned id, unsigned scope)
+{
+    nvmlReturn_t rc;
+    unsigned long long v = field(d, id, scope, &rc);
+    CHECK(rc == NVML_SUCCESS);
+    return v;
+}
+
+struct nrank { ncclComm_t comm; int dev; size_t count; int rc; };
+
+static void *nrank_main(void *arg)
+{
+    struct nrank *r = arg;
+    CUcontext c;
+    CUdeviceptr send, recv;
+    cuDevicePrimaryCtxRetain(&c, r->dev);
+    cuCtxSetCurrent(c);
+    cuMemAlloc_v2(&send, r->count * 4);
+    cuMemAlloc_v2(&recv, r->count * 4);
+    r->rc = ncclAllReduce((void *)(uintptr_t)send, (void *)(uintptr_t)recv, r->count, ncclFloat32, ncclSum,
+                          r->comm, NULL);
+    cuMemFree_v2(send);
+    cuMemFree_v2(recv);
+    return NULL;
+}
+
+struct pcopy { CUdeviceptr dst, src; CUcontext dctx, sctx; size_t bytes; CUstream s; };
+
+static double peer_gbps(struct pcopy *c, int iters)
+{
+    CUevent a, b;
+    double v[8];
+    cuEventCreate(&a, CU_EVENT_DEFAULT);
+    cuEventCreate(&b, CU_EVENT_DEFAULT);
+    for (int i = 0; i < iters; i++) {
+        float ms = 0;
+        cuEventRecord(a, c->s);
+        CHECK_RC(cuMemcpyPeerAsync(c->dst, c->dctx, c->src, c->sctx, c->bytes, c->s), CUDA_SUCCESS);
+        cuEventRecord(b, c->s);
+        cuEventSynchronize(b);
+        cuEventElapsedTime(&ms, a, b);
+        v[i] = (double)c->bytes / (ms * 1e-3) / 1e9;
+    }
+    cuEventDestroy_v2(a);
+    cuEventDestroy_v2(b);
+    return median(v, iters);
+}
+
+static void nvml_links(void)
+{
+    CHECK_RC(nvmlInit_v2(), NVML_SUCCESS);
+    nvmlDevice_t d0 = nv(0), d1 = nv(1), d2 = nv(2);
+    nvmlEnableState_t on = NVML_FEATURE_DISABLED;
+    nvmlIntNvLinkDeviceType_t type = NVML_NVLINK_DEVICE_TYPE_UNKNOWN;
+    nvmlPciInfo_t pci;
+    nvmlReturn_t rc;
+    unsigned long long v = 0;
+    /* hgx-h200: 18 links per GPU, all into NVSwitches */
+    CHECK_RC(nvmlDeviceGetNvLinkState(d0, 17, &on), NVML_SUCCESS);
+    CHECK(on == NVML_FEATURE_ENABLED);
+    CHECK_RC(nvmlDeviceGetNvLinkState(d0, 18, &on), NVML_ERROR_INVALID_ARGUMENT);
+    CHECK_RC(nvmlDeviceGetNvLinkRemoteDeviceType(d0, 0, &type), NVML_SUCCESS);
+    CHECK(type == NVML_NVLINK_DEVICE_TYPE_SWITCH);
+    CHECK_RC(nvmlDeviceGetNvLinkRemotePciInfo_v2(d0, 0, &pci), NVML_SUCCESS);
+    CHECK(strcmp(pci.busId, "00000000:F1:00.0") == 0 && pci.pciDeviceId == 0x22A310DEu);
+    CHECK_RC(nvmlDeviceGetNvLinkRemotePciInfo_v2(d0, 17, &pci), NVML_SUCCESS);
+    CHECK(strcmp(pci.busId, "00000000:F4:00.0") == 0);
+    CHECK(field(d0, NVML_FI_DEV_NVLINK_LINK_COUNT, 0, &rc) == 18 && rc == NVML_SUCCESS);
+    CHECK_RC(nvmlDeviceGetNvLinkErrorCounter(d0, 0, NVML_NVLINK_ERROR_DL_ECC_DATA, &v), NVML_ERROR_NOT_SUPPORTED);
+
+    /* a peer copy: its bytes spread over the source's links (tx) and the destination's (rx) */
+    CHECK_RC(cuInit(0), CUDA_SUCCESS);
+    CUcontext c0, c1;
+    CUdeviceptr b0, b1;
+    CUstream s;
+    cuDevicePrimaryCtxRetain(&c1, 1);
+    cuCtxSetCurrent(c1);
+    CHECK_RC(cuMemAlloc_v2(&b1, 64 * MiB), CUDA_SUCCESS);
+    cuDevicePrimaryCtxRetain(&c0, 0);
+    cuCtxSetCurrent(c0);
+    CHECK_RC(cuMemAlloc_v2(&b0, 64 * MiB), CUDA_SUCCESS);
+    CHECK_RC(cuCtxEnablePeerAccess(c1, 0), CUDA_SUCCESS);
+    cuStreamCreate(&s, 0);
+    unsigned long long tx0 = kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0xFFFFFFFFu),
+                       tx0l = kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 5),
+                       rx1 = kib(d1, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, 0xFFFFFFFFu),
+                       rx0 = kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, 0xFFFFFFFFu);
+    CHECK_RC(cuMemcpyPeer(b1, c1, b0, c0, 18 * MiB), CUDA_SUCCESS);
+    CHECK(kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0xFFFFFFFFu) - tx0 == 18 * 1024);
+    CHECK(kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 5) - tx0l == 1024);
+    CHECK(kib(d1, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, 0xFFFFFFFFu) - rx1 == 18 * 1024);
+    CHECK(kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, 0xFFFFFFFFu) == rx0);
+
+    /* a 2-rank allreduce of 1152 KiB: that much each way per rank, 64 KiB per link */
+    ncclComm_t comms[2];
+    CHECK_RC(ncclCommInitAll(comms, 2, NULL), ncclSuccess);
+    struct nrank r[2] = { { comms[0], 0, 18 * 65536 / 4, -1 }, { comms[1], 1, 18 * 65536 / 4, -1 } };
+    unsigned long long t1 = kib(d1, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0), r0 = kib(d0, 139, 0xFFFFFFFFu);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, nrank_main, &r[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    CHECK(r[0].rc == ncclSuccess && r[1].rc == ncclSuccess);
+    CHECK(kib(d1, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0) - t1 == 64);
+    CHECK(kib(d0, 139, 0xFFFFFFFFu) - r0 == 1152);
+    ncclCommDestroy(comms[0]);
+    ncclCommDestroy(comms[1]);
+
+    /* links down: state, and a copy from the device gets (up links / all links) */
+    cuCtxSetCurrent(c0);
+    struct pcopy pc = { b1, b0, c1, c0, 64 * MiB, s };
+    double full = peer_gbps(&pc, 3);
+    char ctl[512] = "";
+    for (int l = 0; l < 9; l++)
+        snprintf(ctl + strlen(ctl), sizeof ctl - strlen(ctl), "nvlink 0 %d down\n", 2 * l);
+    set_control(ctl);
+    CHECK_RC(nvmlDeviceGetNvLinkState(d0, 2, &on), NVML_SUCCESS);
+    CHECK(on == NVML_FEATURE_DISABLED);
+    CHECK(field(d0, NVML_FI_DEV_NVLINK_GET_STATE, 2, &rc) == 0 && rc == NVML_SUCCESS);
+    CHECK(field(d0, NVML_FI_DEV_NVLINK_GET_STATE, 3, &rc) == 1);
+    double half = peer_gbps(&pc, 3);
+    tx0 = kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 1);
+    CHECK_RC(cuMemcpyPeer(b1, c1, b0, c0, 9 * MiB), CUDA_SUCCESS);
+    CHECK(kib(d0, NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 1) - tx0 == 1024);   /* 9 links up */
+    fprintf(stderr, "  NVLink 0->1 64MiB: 18 links %.1f GB/s, 9 links %.1f\n", full, half);
+    /* 370 GB/s, 10 us: 0.1914 ms with all links, 0.3727 with half */
+    CHECK_NEAR(half / full, 0.1914 / 0.3727, 0.03);
+
+    /* error counters, PCIe: rates, base, lowered gen/width */
+    set_control("nvlink 1 2 replay 10000 crc-flit 5000 base 1000\npcie 2 replay 2000 gen 3 width 8\n");
+    CHECK_RC(nvmlDeviceGetNvLinkErrorCounter(d1, 2, NVML_NVLINK_ERROR_DL_REPLAY, &v), NVML_SUCCESS);
+    CHECK(v == 1000);
+    unsigned replay0 = 0, gen = 0, width = 0;
+    CHECK_RC(nvmlDeviceGetPcieReplayCounter(d2, &replay0), NVML_SUCCESS);
+    sleep_ms(100);
+    CHECK_RC(nvmlDeviceGetNvLinkErrorCounter(d1, 2, NVML_NVLINK_ERROR_DL_REPLAY, &v), NVML_SUCCESS);
+    CHECK(v >= 1900 && v < 4000);
+    CHECK_RC(nvmlDeviceGetNvLinkErrorCounter(d1, 2, NVML_NVLINK_ERROR_DL_RECOVERY, &v), NVML_SUCCESS);
+    CHECK(v == 1000);
+    unsigned long long flit = field(d1, NVML_FI_DEV_NVLINK_ERROR_DL_CRC, 2, &rc);
+    CHECK(rc == NVML_SUCCESS && flit >= 1450 && flit < 3000);
+    CHECK(field(d1, NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY, 3, &rc) == 0 && rc == NVML_SUCCESS);
+    unsigned replay = 0;
+    CHECK_RC(nvmlDeviceGetPcieReplayCounter(d2, &replay), NVML_SUCCESS);
+    CHECK(replay - replay0 >= 190 && replay - replay0 < 600);
+    CHECK(field(d2, NVML_FI_DEV_PCIE_REPLAY_COUNTER, 0, &rc) >= replay);
+    CHECK_RC(nvmlDeviceGetCurrPcieLinkGeneration(d2, &gen), NVML_SUCCESS);
+    CHECK_RC(nvmlDeviceGetCurrPcieLinkWidth(d2, &width), NVML_SUCCESS);
+    CHECK(gen == 3 && width == 8);
+    CHECK_RC(nvmlDeviceGetMaxPcieLinkGeneration(d2, &gen), NVML_SUCCESS);
+    CHECK_RC(nvmlDeviceGetMaxPcieLinkWidth(d2, &width), NVML_SUCCESS);
+    CHECK(gen == 5 && width == 16);
+    CHECK_RC(nvmlDeviceGetCurrPcieLinkGeneration(d0, &gen), NVML_SUCCESS);
+    CHECK(gen == 5);
+
+    /* a batch: each entry has its own return, type and timestamp */
+    nvmlFieldValue_t f[4] = { { .fieldId = 138, .scopeId = 0 }, { .fieldId = 140, .scopeId = 0 },
+                              { .fieldId = 165, .scopeId = 30 }, { .fieldId = 91 } };
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    CHECK_RC(nvmlDeviceGetFieldValues(d0, 4, f), NVML_SUCCESS);
+    CHECK(f[0].nvmlReturn == NVML_SUCCESS && f[0].valueType == NVML_VALUE_TYPE_UNSIGNED_LONG_LONG);
+    CHECK(f[0].timestamp / 1000000 - now.tv_sec <= 1 && f[0].timestamp / 1000000 >= now.tv_sec);
+    CHECK(f[1].nvmlReturn == NVML_ERROR_NOT_SUPPORTED);            /* raw throughput: not modeled */
+    CHECK(f[2].nvmlReturn == NVML_ERROR_INVALID_ARGUMENT);         /* no link 30 */
+    CHECK(f[3].nvmlReturn == NVML_SUCCESS && f[3].valueType == NVML_VALUE_TYPE_UNSIGNED_INT && f[3].value.uiVal == 18);
+    set_control("fail nvmlDeviceGetFieldValues 999\n");
+    CHECK_RC(nvmlDeviceGetFieldValues(d0, 4, f), NVML_ERROR_UNKNOWN);
+    set_control(NULL);
+
+    cuMemFree_v2(b0);
+    cuMemFree_v2(b1);
+    cuStreamDestroy_v2(s);
+    CHECK_RC(nvmlShutdown(), NVML_SUCCESS);
+
+    /* without `switch`: link k goes to the (k mod n)-th NVLINK peer; no links: not supported */
+    write_file(tmp_path("nv.profile"), "soc NVIDIA H200\ndevice 0 memory 1GiB\ndevice 1 memory 1GiB\n"
+                                       "device 2 memory 1GiB\ndevice 3 memory 1GiB\nnvlinks 4\n"
+                                       "link 0 1 NVLINK bandwidth 100GB/s latency 1us\n"
+                                       "link 0 2 NVLINK bandwidth 100GB/s latency 1us\n");
+    setenv("LINKWATCH_SIM_PROFILE", tmp_path("nv.profile"), 1);
+    CHECK_RC(nvmlInit_v2(), NVML_SUCCESS);
+    CHECK_RC(nvmlDeviceGetNvLinkRemoteDeviceType(nv(0), 3, &type), NVML_SUCCESS);
+    CHECK(type == NVML_NVLINK_DEVICE_TYPE_GPU);
+    CHECK_RC(nvmlDeviceGetNvLinkRemotePciInfo_v2(nv(0), 3, &pci), NVML_SUCCESS);
+    CHECK(pci.bus == 3);                                           /* device 2 (default 0000:03:00.0) */
+    CHECK_RC(nvmlDeviceGetNvLinkRemotePciInfo_v2(nv(0), 2, &pci), NVML_SUCCESS);
+    CHECK(pci.bus == 2);
+    CHECK_RC(nvmlDeviceGetNvLinkRemoteDeviceType(nv(3), 0, &type), NVML_SUCCESS);
+    CHECK(type == NVML_NVLINK_DEVICE_TYPE_UNKNOWN);                /* device 3 has no NVLink peer */
+    CHECK_RC(nvmlShutdown(), NVML_SUCCESS);
+    write_file(tmp_path("nv.profile"), "device 0 memory 1GiB\n");
+    CHECK_RC(nvmlInit_v2(), NVML_SUCCESS);
+    CHECK_RC(nvmlDeviceGetNvLinkState(nv(0), 0, &on), NVML_ERROR_NOT_SUPPORTED);
+    CHECK(field(nv(0), NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0xFFFFFFFFu, &rc) == 0 && rc == NVML_ERROR_NOT_SUPPORTED);
+    CHECK(field(nv(0), NVML_FI_DEV_NVLINK_LINK_COUNT, 0, &rc) == 0 && rc == NVML_SUCCESS);
+    CHECK_RC(nvmlShutdown(), NVML_SUCCESS);
+}
+
+void test_links_nvml(void)
+{
+    in_child("nvml_links", nvml_links);
 }
