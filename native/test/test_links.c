@@ -135,6 +135,16 @@ void test_links_dcmi_traffic(void)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     CHECK(stats(0).tx_cnt[1] == c0.tx_cnt[1] + 2);
 
+    /* LINKWATCH_SIM_COUNTERS names the file; one of another layout (or garbage) starts from zero */
+    write_file(tmp_path("other.counters"), "not a counters file");
+    setenv("LINKWATCH_SIM_COUNTERS", tmp_path("other.counters"), 1);
+    struct dcmi_hccs_statistic_info_u64 o = stats(0);
+    CHECK(o.tx_cnt[1] == 0 && o.rx_cnt[1] == 0 && o.crc_err_cnt[1] == 0);
+    CHECK_RC(aclrtMemcpy(d1, 4 * MiB, d0, 20, ACL_MEMCPY_DEVICE_TO_DEVICE), 0);
+    CHECK(stats(0).tx_cnt[1] == 1);
+    unsetenv("LINKWATCH_SIM_COUNTERS");
+    CHECK(stats(0).tx_cnt[1] == c0.tx_cnt[1] + 2);
+
     struct dcmi_pcie_info_all pci;
     CHECK_RC(dcmi_get_device_pcie_info_v2(1, 1, &pci), 0);        /* logical 3: 0000:04:00.0 */
     CHECK(pci.venderid == 0x19e5 && pci.deviceid == 0xd802 && pci.domain == 0 && pci.bdf_busid == 4 &&
@@ -158,6 +168,11 @@ void test_links_dcmi_lanes(void)
     CHECK(li.pcs_lane_bitmap[0] == (0x1u | 0x1eu | 2u << 9) && li.pcs_lane_bitmap[6] == li.pcs_lane_bitmap[0]);
     CHECK(li.pcs_lane_bitmap[7] == 0);
     double full = copy_gbps(d1, d0, 64 * MiB, NULL, 3);
+    /* malformed lines are ignored: port out of range, 3 lanes, a key of another kind, no key */
+    set_control("hccs 0 16 down\nhccs 0 1 lanes 3\nhccs 0 1 crc-tx 5\nhccs 0 1\nsio 0 crc 1\n"
+                "nvlink 0 36 down\npcie 0 gen 9\nfail dcmi_get_device_info:16 -8255\nhccs 0 1 crc -1\n");
+    CHECK_RC(hccs(0, DCMI_HCCS_CMD_GET_STATUS, &st, sizeof st), 0);
+    CHECK(st.pcs_status == 0 && st.hdlc_status == 3);
 
     set_control("hccs 0 1 lanes 2\n");
     CHECK_RC(hccs(0, DCMI_HCCS_CMD_GET_STATUS, &st, sizeof st), 0);
