@@ -220,6 +220,71 @@ LW_EXPORT int dcmi_get_device_resource_info(int card_id, int device_id,
 LW_EXPORT int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
                                                unsigned int *utilization_rate);
 
+/* ---- DCMI: link status, lanes and counters (dcmi_get_device_info) ------- */
+/* dcmi_interface_api.h (hicann/driver src/custom/include; Ascend/mind-cluster
+ * devmanager/dcmi): the generic getter and the structs of main commands 16
+ * (HCCS) and 56 (SIO).  `*size` is in/out: at least the struct's size in,
+ * the struct's size out.  Sizes and offsets are checked by test_links.c. */
+enum dcmi_main_cmd {
+    DCMI_MAIN_CMD_CHIP_INF = 12,
+    DCMI_MAIN_CMD_HCCS = 16,
+    DCMI_MAIN_CMD_PCIE = 55,
+    DCMI_MAIN_CMD_SIO = 56
+};
+typedef enum {
+    DCMI_HCCS_CMD_GET_STATUS = 0,
+    DCMI_HCCS_CMD_GET_LANE_INFO = 1,
+    DCMI_HCCS_CMD_GET_STATISTIC_INFO = 3,
+    DCMI_HCCS_CMD_GET_STATISTIC_INFO_U64 = 5
+} DCMI_HCCS_SUB_CMD;
+#define DCMI_SIO_SUB_CMD_CRC_ERR_STATISTICS 0
+#define DCMI_HCCS_MAX_PCS_NUM 16
+#define DCMI_HDLC_STATUS_OK 0x3
+
+struct dcmi_hccs_statues {                /* 12 B, sub 0 (sic: the header's spelling) */
+    unsigned int pcs_status;              /* 0 normal; bit0 abnormal, bits 8-15 first faulty PCS */
+    unsigned int hdlc_status;             /* bits 0-1: 3 = OK */
+    unsigned char reserve[4];
+};
+struct dcmi_hccs_lane_info {              /* 132 B, sub 1 */
+    unsigned int hccs_port_pcs_bitmap;    /* bit k: PCS k is an HCCS port */
+    unsigned int pcs_lane_bitmap[DCMI_HCCS_MAX_PCS_NUM];   /* [j]: the j-th set bit's port */
+    unsigned int reserve[DCMI_HCCS_MAX_PCS_NUM];
+};
+struct dcmi_hccs_statistic_info {         /* 512 B, sub 3; unit: flit */
+    unsigned int tx_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned int rx_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned int crc_err_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned int retry_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned int reserved_field_cnt[64];
+};
+struct dcmi_hccs_statistic_info_u64 {     /* 1024 B, sub 5; unit: flit */
+    unsigned long long tx_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned long long rx_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned long long crc_err_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned long long retry_cnt[DCMI_HCCS_MAX_PCS_NUM];
+    unsigned long long reserved[64];
+};
+struct dcmi_sio_crc_err_statistics_info { /* 12 B, main 56 sub 0 */
+    unsigned short tx_error_count;
+    unsigned short rx_error_count;
+    unsigned char reserved[8];
+};
+struct dcmi_pcie_info_all {               /* 64 B */
+    unsigned int venderid;                /* sic */
+    unsigned int subvenderid;
+    unsigned int deviceid;
+    unsigned int subdeviceid;
+    int domain;
+    unsigned int bdf_busid;
+    unsigned int bdf_deviceid;
+    unsigned int bdf_funcid;
+    unsigned char reserve[32];
+};
+LW_EXPORT int dcmi_get_device_info(int card_id, int device_id, enum dcmi_main_cmd main_cmd,
+                                   unsigned int sub_cmd, void *buf, unsigned int *size);
+LW_EXPORT int dcmi_get_device_pcie_info_v2(int card_id, int device_id, struct dcmi_pcie_info_all *pcie_info);
+
 /* ---- simulator-only ---------------------------------------------------- */
 /* Sum of live device + MallocHost allocations, registered host ranges,
  * user streams, events and HCCL comms; 0 means nothing leaked. */

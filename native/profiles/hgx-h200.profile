@@ -47,6 +47,9 @@ link 4 7 NVLINK bandwidth 370GB/s latency 0.01ms pcie NODE
 link 5 6 NVLINK bandwidth 370GB/s latency 0.01ms pcie NODE
 link 5 7 NVLINK bandwidth 370GB/s latency 0.01ms pcie NODE
 link 6 7 NVLINK bandwidth 370GB/s latency 0.01ms pcie NODE
+# NVLink 4: 18 links per H200, every one into the baseboard's NVSwitches (NVML
+# reports them one by one: state, remote NVSwitch, counters)
+nvlinks 18 switch
 bidirectional 0 1 1.9
 bidirectional 0 2 1.9
 bidirectional 0 3 1.9

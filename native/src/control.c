@@ -16,18 +16,19 @@
 #include <time.h>
 #include <unistd.h>
 
-enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT, R_BUSY };
+enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT, R_BUSY, R_LINKSTATE };
 
 struct rule {
     int kind;
-    char fn[48];
+    char fn[64];            /* FUNCTION, or FUNCTION:MAIN:SUB (dcmi_get_device_info) */
     int code;
     long after, calls;      /* fail ... after N: calls seen since the line appeared */
     int src, dst;
     double scale;
     int busy_dev;           /* busy DEVICE [pid PID] [util PCT] [memory BYTES] */
     struct lw_workload load;
-    char text[160];         /* normalised line, to carry `calls` across re-parses */
+    struct lw_linkrule link;    /* hccs, sio, nvlink, pcie lines */
+    char text[256];         /* normalised line, to carry `calls` across re-parses */
 };
 
 static const char *const known_fns[] = {
@@ -42,7 +43,8 @@ static const char *const known_fns[] = {
     "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
     "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce", "HcclAllGather",
     "HcclCommDestroy", "HcclGetErrorString", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
-    "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate",
+    "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", "dcmi_get_device_info",
+    "dcmi_get_device_pcie_info_v2",
     /* the CUDA face: driver API, NVML, NCCL */
     "cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
     "cuDeviceTotalMem_v2", "cuDeviceGetPCIBusId", "cuDeviceCanAccessPeer", "cuDevicePrimaryCtxRetain",
@@ -57,9 +59,15 @@ static const char *const known_fns[] = {
     "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetName",
     "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetP2PStatus",
     "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetUtilizationRates",
+    "nvmlDeviceGetNvLinkState", "nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemoteDeviceType",
+    "nvmlDeviceGetNvLinkErrorCounter", "nvmlDeviceGetFieldValues", "nvmlDeviceGetPcieReplayCounter",
+    "nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkWidth",
+    "nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkWidth",
     "ncclGetVersion", "ncclCommInitAll", "ncclCommDestroy", "ncclAllReduce", "ncclAllGather",
     "ncclGetErrorString", NULL
 };
+
+#define MAXTOK 32                /* tokens on one line */
 
 static pthread_mutex_t cl = PTHREAD_MUTEX_INITIALIZER;  /* never held while taking lw.lock */
 static struct rule *rules;
@@ -70,14 +78,113 @@ static struct stat last_st;
 
 static bool known_fn(const char *fn)
 {
+    /* dcmi_get_device_info:MAIN:SUB names one sub-command of the generic getter */
+    static const char sub_fn[] = "dcmi_get_device_info:";
+    if (strncmp(fn, sub_fn, sizeof sub_fn - 1) == 0) {
+        const char *p = fn + sizeof sub_fn - 1;
+        size_t a = strspn(p, "0123456789");
+        if (a == 0 || a > 5 || p[a] != ':')
+            return false;
+        size_t b = strspn(p + a + 1, "0123456789");
+        return b > 0 && b <= 5 && p[a + 1 + b] == '\0' && strlen(fn) < sizeof ((struct rule *)0)->fn;
+    }
     for (int i = 0; known_fns[i]; i++)
         if (strcmp(known_fns[i], fn) == 0)
             return true;
     return false;
 }
 
-/* busy DEVICE [pid PID] [util PCT] [memory BYTES]: a workload on DEVICE.  A
- * reading the line does not give stays empty (no process, 0 %, 0 bytes). */
+/* A rate per second: a finite decimal >= 0 (fractions allowed). */
+static int parse_rate(const char *tok, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(tok, &end);
+    if (end == tok || *end || errno || !(v >= 0) || v > 1e18)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_long(const char *tok, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* hccs DEVICE PORT ..., sio DEVICE ..., nvlink DEVICE LINK ..., pcie DEVICE ...:
+ * after the fixed words, key/value pairs (and `down`), several to a line. */
+static int parse_linkstate(char **t, int n, struct rule *r)
+{
+    struct lw_linkrule *l = &r->link;
+    static const char *const keys[][5] = {
+        [LW_LR_HCCS] = { "crc", "retry", NULL },
+        [LW_LR_SIO] = { "crc-tx", "crc-rx", NULL },
+        [LW_LR_NVLINK] = { "replay", "recovery", "crc-flit", "crc-data", NULL },
+        [LW_LR_PCIE] = { "replay", NULL },
+    };
+    r->kind = R_LINKSTATE;
+    l->kind = strcmp(t[0], "hccs") == 0 ? LW_LR_HCCS : strcmp(t[0], "sio") == 0 ? LW_LR_SIO
+            : strcmp(t[0], "nvlink") == 0 ? LW_LR_NVLINK : LW_LR_PCIE;
+    l->port = -1;
+    l->lanes = -1;
+    bool has_port = l->kind == LW_LR_HCCS || l->kind == LW_LR_NVLINK;
+    int i = has_port ? 3 : 2;
+    if (n <= i || parse_long(t[1], 0, LW_MAX_DEVICES - 1, &l->dev) != 0)
+        return -1;
+    if (l->kind == LW_LR_HCCS && parse_long(t[2], 1, LW_HCCS_PORTS - 1, &l->port) != 0)
+        return -1;
+    if (l->kind == LW_LR_NVLINK && parse_long(t[2], 0, LW_NVLINKS - 1, &l->port) != 0)
+        return -1;
+    while (i < n) {
+        const char *k = t[i];
+        if (strcmp(k, "down") == 0 && has_port) {
+            l->down = true;
+            i++;
+            continue;
+        }
+        if (i + 1 >= n)
+            return -1;
+        const char *v = t[i + 1];
+        int slot = -1;
+        for (int j = 0; keys[l->kind][j]; j++)
+            if (strcmp(k, keys[l->kind][j]) == 0)
+                slot = j;
+        if (slot >= 0) {
+            if (parse_rate(v, &l->rate[slot]) != 0)
+                return -1;
+        } else if (strcmp(k, "lanes") == 0 && l->kind == LW_LR_HCCS) {
+            if (parse_long(v, 0, 4, &l->lanes) != 0 || l->lanes == 3)
+                return -1;
+        } else if (strcmp(k, "base") == 0 && l->kind != LW_LR_PCIE) {
+            char *end;
+            errno = 0;
+            l->base = strtoull(v, &end, 10);
+            if (end == v || *end || errno || v[0] == '-')
+                return -1;
+            l->has_base = true;
+        } else if (strcmp(k, "gen") == 0 && l->kind == LW_LR_PCIE) {
+            if (parse_long(v, 1, 6, &l->gen) != 0)
+                return -1;
+        } else if (strcmp(k, "width") == 0 && l->kind == LW_LR_PCIE) {
+            if (parse_long(v, 1, 32, &l->width) != 0)
+                return -1;
+        } else {
+            return -1;
+        }
+        i += 2;
+    }
+    return 0;
+}
+
+/* busy DEVICE [pid PID] [util PCT] [memory BYTES] [traffic BW]: a workload on
+ * DEVICE.  A reading the line does not give stays empty (no process, 0 %, 0
+ * bytes, no link traffic). */
 static int parse_busy(char **t, int n, struct rule *r)
 {
     char *end;
@@ -102,6 +209,9 @@ static int parse_busy(char **t, int n, struct rule *r)
             if (*end || end == t[i + 1] || t[i + 1][0] == '-')
                 return -1;
             r->load.memory = v;
+        } else if (strcmp(t[i], "traffic") == 0) {
+            if (lw_parse_bandwidth(t[i + 1], &r->load.traffic) != 0)
+                return -1;
         } else {
             return -1;
         }
@@ -116,6 +226,9 @@ static int parse_rule(char **t, int n, struct rule *r)
     r->scale = 1.0;
     if (n >= 2 && strcmp(t[0], "busy") == 0)
         return parse_busy(t, n, r);
+    if (n >= 3 && (strcmp(t[0], "hccs") == 0 || strcmp(t[0], "sio") == 0 || strcmp(t[0], "nvlink") == 0 ||
+                   strcmp(t[0], "pcie") == 0))
+        return parse_linkstate(t, n, r);
     if (n >= 2 && strcmp(t[0], "link") != 0 && !known_fn(t[1]))
         return -1;
     if (strcmp(t[0], "fail") == 0 && (n == 3 || (n == 5 && strcmp(t[3], "after") == 0))) {
@@ -150,6 +263,15 @@ static int parse_rule(char **t, int n, struct rule *r)
     return 0;
 }
 
+/* FNV-1a of a normalised line: the identity of a `base` line in the counters file. */
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h ? h : 1;
+}
+
 static void parse_control(const char *text)
 {
     struct rule *old = rules;
@@ -161,17 +283,17 @@ static void parse_control(const char *text)
     for (const char *s = text; s && *s;) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        char buf[512], norm[160] = "";
+        char buf[512], norm[256] = "";
         line++;
         snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), s);
         s += len + (nl ? 1 : 0);
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
-        char *t[8];
+        char *t[MAXTOK];
         int n = 0;
         for (char *save, *tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
-            if (n < 8)
+            if (n < MAXTOK)
                 t[n] = tok;
             n++;
             size_t l = strlen(norm);
@@ -180,12 +302,13 @@ static void parse_control(const char *text)
         if (n == 0)
             continue;
         struct rule r;
-        if (n > 8 || parse_rule(t, n, &r) != 0) {
+        if (n > MAXTOK || parse_rule(t, n, &r) != 0) {
             if (!unknown++)
                 first_bad = line;
             continue;
         }
         snprintf(r.text, sizeof r.text, "%s", norm);
+        r.link.key = text_hash(norm);
         /* Same line as before: keep its call count (so `after N` counts from
          * when the line appeared, not from the latest edit of the file). */
         for (int i = 0; i < nold; i++)
@@ -255,6 +378,13 @@ static void refresh(void)
     parse_control(text);
 }
 
+/* Whether a fail/hang/crash rule names this call: the function, or (sub) the
+ * function with the call's :MAIN:SUB. */
+static bool names(const struct rule *r, const char *fn, const char *sub)
+{
+    return strcmp(r->fn, fn) == 0 || (sub && strcmp(r->fn, sub) == 0);
+}
+
 /* The face a function belongs to, from its name: the CUDA driver API, NVML and
  * NCCL names start with cu, nvml and nccl; no AscendCL, HCCL or DCMI name does. */
 static int face_of(const char *fn)
@@ -265,6 +395,11 @@ static int face_of(const char *fn)
 
 int lw_enter(const char *fn)
 {
+    return lw_enter_sub(fn, NULL);
+}
+
+int lw_enter_sub(const char *fn, const char *sub)
+{
     lw_face = face_of(fn);
     bool announced = false;
     for (;;) {
@@ -274,7 +409,7 @@ int lw_enter(const char *fn)
         bool hang = false;
         for (int i = 0; i < nrules; i++) {
             struct rule *r = &rules[i];
-            if (r->kind == R_LINK || r->kind == R_BUSY || strcmp(r->fn, fn) != 0)
+            if (r->kind == R_LINK || r->kind == R_BUSY || r->kind == R_LINKSTATE || !names(r, fn, sub))
                 continue;
             if (r->kind == R_CRASH) {
                 pthread_mutex_unlock(&cl);
@@ -288,7 +423,7 @@ int lw_enter(const char *fn)
         if (!hang) {
             for (int i = 0; i < nrules && !code; i++) {
                 struct rule *r = &rules[i];
-                if (r->kind != R_FAIL || strcmp(r->fn, fn) != 0)
+                if (r->kind != R_FAIL || !names(r, fn, sub))
                     continue;
                 if (r->calls < r->after)
                     r->calls++;
@@ -339,6 +474,30 @@ double lw_fault_link_scale(int src, int dst)
             f *= rules[i].scale;
     pthread_mutex_unlock(&cl);
     return f;
+}
+
+int lw_link_rules(struct lw_linkrule *out, int max, double *mtime)
+{
+    pthread_mutex_lock(&cl);
+    refresh();
+    int n = 0;
+    for (int i = 0; i < nrules; i++) {
+        struct lw_linkrule l;
+        if (rules[i].kind == R_LINKSTATE) {
+            l = rules[i].link;
+        } else if (rules[i].kind == R_BUSY && rules[i].load.traffic > 0) {
+            l = (struct lw_linkrule){ .kind = LW_LR_TRAFFIC, .dev = rules[i].busy_dev, .port = -1, .lanes = -1,
+                                      .rate = { rules[i].load.traffic } };
+        } else {
+            continue;
+        }
+        if (n < max)
+            out[n] = l;
+        n++;
+    }
+    *mtime = content ? (double)last_st.st_mtim.tv_sec + (double)last_st.st_mtim.tv_nsec * 1e-9 : 0;
+    pthread_mutex_unlock(&cl);
+    return n;
 }
 
 int lw_workloads(int dev, struct lw_workload *out, int max)

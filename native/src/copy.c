@@ -160,6 +160,8 @@ static double model_seconds(const struct lw_copy_plan *pl, size_t count, int cpu
         } else if (pl->src_dev != pl->dst_dev) {
             path = p->link[pl->src_dev][pl->dst_dev].path;
             path.bandwidth *= lw_fault_link_scale(lw_physical(pl->src_dev), lw_physical(pl->dst_dev));
+            /* lanes down or links down (control file): the link's share left */
+            path.bandwidth *= lw_links_copy_factor(lw_face, lw_physical(pl->src_dev), lw_physical(pl->dst_dev));
             if (opposite_in_flight(pl))
                 path.bandwidth *= p->link[pl->src_dev][pl->dst_dev].bidirectional / 2;
         }
@@ -274,7 +276,12 @@ void lw_copy_execute(const char *fn, const struct lw_copy_plan *pl, void *dst, c
         note_link_use(pl, secs);
         pl->stream->clock += secs;
     }
+    bool over_link = pl->path == P_D2D && pl->src_dev != pl->dst_dev && !pl->staged;
+    int src_host = lw_physical(pl->src_dev), dst_host = lw_physical(pl->dst_dev);
     lw_unlock();
+    /* the link counters DCMI and NVML read (HCCS flits, NVLink bytes) */
+    if (over_link)
+        lw_links_copy_traffic(lw_face, src_host, dst_host, count);
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)

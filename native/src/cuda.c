@@ -115,6 +115,7 @@ CUresult lw_cuda_init_locked(void)
         free(p);
         return CUDA_ERROR_UNKNOWN;
     }
+    lw_links_topology(LW_FACE_CUDA, p);
     int keep[LW_MAX_DEVICES];
     int n = lw_visible_devices_cuda(p->ndev, keep);
     if (n == 0) {

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@ static pthread_mutex_t dl = PTHREAD_MUTEX_INITIALIZER;
 static bool dcmi_ready;
 static int dcmi_ndev;
 static uint64_t dcmi_memory[LW_MAX_DEVICES];
+static struct lw_profile *dcmi_prof;     /* the host's devices and links, for the link calls */
 
 int dcmi_init(void)
 {
@@ -39,7 +41,13 @@ int dcmi_init(void)
         fprintf(stderr, "linkwatch-sim: dcmi_init: bad simulator profile: %s\n", err);
         return DCMI_ERR_INVALID_PARAM;
     }
+    lw_links_topology(LW_FACE_ACL, &p);
     pthread_mutex_lock(&dl);
+    if (!dcmi_prof && !(dcmi_prof = malloc(sizeof *dcmi_prof))) {
+        pthread_mutex_unlock(&dl);
+        return DCMI_ERR_INVALID_PARAM;
+    }
+    *dcmi_prof = p;
     dcmi_ndev = p.ndev;
     memcpy(dcmi_memory, p.memory, sizeof dcmi_memory);
     dcmi_ready = true;
@@ -153,6 +161,150 @@ int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
     default:
         return DCMI_ERR_NOT_SUPPORT;
     }
+}
+
+/* ---- link status, lanes and counters (dcmi_get_device_info) ----
+ *
+ * HCCS ports: the device's profile links of type HCCS or HCCS_SW, to peers in
+ * ascending device order, take PCS indices 1, 2, 3, ... (port k carries the
+ * k-th HCCS peer).  That is the sim's own convention: no DCMI call maps a PCS
+ * to a peer.  The counters are the host's (linkstate.c), in flits. */
+
+/* pcs_lane_bitmap's bits 9-10: lane mode 00: 0 lanes, 01: 1, 10: 4, 11: 2 */
+static unsigned lane_mode(int lanes)
+{
+    return lanes == 1 ? 1u : lanes == 4 ? 2u : lanes == 2 ? 3u : 0u;
+}
+
+static int hccs_info(int dev, unsigned sub, void *buf)
+{
+    int peers[LW_HCCS_PORTS];
+    pthread_mutex_lock(&dl);
+    int n = lw_hccs_ports(dcmi_prof, dev, peers);
+    pthread_mutex_unlock(&dl);
+    struct lw_devlinks st;
+    lw_dev_links(dev, &st);
+    switch (sub) {
+    case DCMI_HCCS_CMD_GET_STATUS: {
+        struct dcmi_hccs_statues *s = buf;
+        bool any_down = false;
+        for (int k = 1; k <= n; k++) {
+            any_down |= st.hccs_down[k];
+            if ((st.hccs_down[k] || st.hccs_lanes[k] < 4) && s->pcs_status == 0)
+                s->pcs_status = 1u | (unsigned)k << 8;   /* abnormal; the first faulty PCS */
+        }
+        s->hdlc_status = any_down ? 1u : DCMI_HDLC_STATUS_OK;
+        return DCMI_OK;
+    }
+    case DCMI_HCCS_CMD_GET_LANE_INFO: {
+        struct dcmi_hccs_lane_info *l = buf;
+        for (int k = 1; k <= n; k++) {
+            int lanes = st.hccs_lanes[k];
+            l->hccs_port_pcs_bitmap |= 1u << k;
+            l->pcs_lane_bitmap[k - 1] = (st.hccs_down[k] ? 0u : 1u) | ((1u << lanes) - 1u) << 1 |
+                                        lane_mode(lanes) << 9;
+        }
+        return DCMI_OK;
+    }
+    case DCMI_HCCS_CMD_GET_STATISTIC_INFO:
+    case DCMI_HCCS_CMD_GET_STATISTIC_INFO_U64: {
+        uint64_t c[LW_C_N];
+        lw_counters_read(dev, c);
+        for (int k = 1; k <= n; k++) {
+            if (sub == DCMI_HCCS_CMD_GET_STATISTIC_INFO) {
+                struct dcmi_hccs_statistic_info *s = buf;   /* the low 32 bits: wraps as the real one */
+                s->tx_cnt[k] = (unsigned)c[LW_C_HCCS_TX + k];
+                s->rx_cnt[k] = (unsigned)c[LW_C_HCCS_RX + k];
+                s->crc_err_cnt[k] = (unsigned)c[LW_C_HCCS_CRC + k];
+                s->retry_cnt[k] = (unsigned)c[LW_C_HCCS_RETRY + k];
+            } else {
+                struct dcmi_hccs_statistic_info_u64 *s = buf;
+                s->tx_cnt[k] = c[LW_C_HCCS_TX + k];
+                s->rx_cnt[k] = c[LW_C_HCCS_RX + k];
+                s->crc_err_cnt[k] = c[LW_C_HCCS_CRC + k];
+                s->retry_cnt[k] = c[LW_C_HCCS_RETRY + k];
+            }
+        }
+        return DCMI_OK;
+    }
+    }
+    return DCMI_ERR_NOT_SUPPORT;
+}
+
+int dcmi_get_device_info(int card_id, int device_id, enum dcmi_main_cmd main_cmd, unsigned int sub_cmd,
+                         void *buf, unsigned int *size)
+{
+    char sub[64];
+    snprintf(sub, sizeof sub, "dcmi_get_device_info:%d:%u", (int)main_cmd, sub_cmd);
+    int rc = lw_enter_sub("dcmi_get_device_info", sub);
+    if (rc)
+        return rc;
+    if (!buf || !size)
+        return DCMI_ERR_INVALID_PARAM;
+    int dev = logical(card_id, device_id);
+    if (dev < 0)
+        return dev;
+    /* which struct the command fills, and whether the device has such a link */
+    unsigned need = 0;
+    int peers[LW_HCCS_PORTS];
+    pthread_mutex_lock(&dl);
+    bool hccs = lw_hccs_ports(dcmi_prof, dev, peers) > 0, sio = false;
+    for (int q = 0; q < dcmi_prof->ndev; q++)
+        sio |= q != dev && dcmi_prof->link[dev][q].type == LW_LINK_SIO;
+    pthread_mutex_unlock(&dl);
+    if ((int)main_cmd == DCMI_MAIN_CMD_HCCS && hccs)
+        need = sub_cmd == DCMI_HCCS_CMD_GET_STATUS ? sizeof(struct dcmi_hccs_statues)
+             : sub_cmd == DCMI_HCCS_CMD_GET_LANE_INFO ? sizeof(struct dcmi_hccs_lane_info)
+             : sub_cmd == DCMI_HCCS_CMD_GET_STATISTIC_INFO ? sizeof(struct dcmi_hccs_statistic_info)
+             : sub_cmd == DCMI_HCCS_CMD_GET_STATISTIC_INFO_U64 ? sizeof(struct dcmi_hccs_statistic_info_u64)
+                                                               : 0;
+    else if ((int)main_cmd == DCMI_MAIN_CMD_SIO && sio && sub_cmd == DCMI_SIO_SUB_CMD_CRC_ERR_STATISTICS)
+        need = sizeof(struct dcmi_sio_crc_err_statistics_info);
+    if (need == 0)
+        return DCMI_ERR_NOT_SUPPORT;
+    if (*size < need)
+        return DCMI_ERR_INVALID_PARAM;
+    memset(buf, 0, need);
+    if ((int)main_cmd == DCMI_MAIN_CMD_SIO) {
+        /* u16 counters: they wrap at 65536 as the struct's do */
+        uint64_t c[LW_C_N];
+        lw_counters_read(dev, c);
+        struct dcmi_sio_crc_err_statistics_info *s = buf;
+        s->tx_error_count = (unsigned short)c[LW_C_SIO_CRC_TX];
+        s->rx_error_count = (unsigned short)c[LW_C_SIO_CRC_RX];
+        rc = DCMI_OK;
+    } else {
+        rc = hccs_info(dev, sub_cmd, buf);
+    }
+    if (rc == DCMI_OK)
+        *size = need;
+    return rc;
+}
+
+int dcmi_get_device_pcie_info_v2(int card_id, int device_id, struct dcmi_pcie_info_all *pcie_info)
+{
+    int rc = lw_enter("dcmi_get_device_pcie_info_v2");
+    if (rc)
+        return rc;
+    if (!pcie_info)
+        return DCMI_ERR_INVALID_PARAM;
+    int dev = logical(card_id, device_id);
+    if (dev < 0)
+        return dev;
+    pthread_mutex_lock(&dl);
+    struct lw_pci a = dcmi_prof->pci[dev];
+    /* Huawei's vendor id; the device id of the 910B (d802) or the 910_93 (d803)
+     * by the profile's SoC name; subsystem ids are not modeled (0) */
+    unsigned devid = strstr(dcmi_prof->soc, "910_93") || strstr(dcmi_prof->soc, "9382") ? 0xd803u : 0xd802u;
+    pthread_mutex_unlock(&dl);
+    memset(pcie_info, 0, sizeof *pcie_info);
+    pcie_info->venderid = 0x19e5;
+    pcie_info->deviceid = devid;
+    pcie_info->domain = (int)a.domain;
+    pcie_info->bdf_busid = a.bus;
+    pcie_info->bdf_deviceid = a.device;
+    pcie_info->bdf_funcid = a.function;
+    return DCMI_OK;
 }
 
 int32_t linkwatch_sim_processes(int32_t device, int32_t *pid, uint64_t *mem, int32_t max)

@@ -308,7 +308,15 @@ static void complete_round(struct lw_group *g)
         for (int r = 0; r < g->n; r++)
             g->slots[r].stream->clock = end;
     }
+    /* each rank's bytes on the wire, for the link counters */
+    double wire = g->n < 2 ? 0
+                : g->coll == ALLREDUCE ? (double)bytes * 2.0 * (g->n - 1) / g->n
+                                       : (double)recv_bytes * (g->n - 1) / g->n;
+    int hosts[LW_MAX_DEVICES];
+    for (int r = 0; r < g->n; r++)
+        hosts[r] = lw_physical(g->slots[r].stream->device);
     lw_unlock();
+    lw_links_collective_traffic(lw_face, hosts, g->n, wire);
     for (int r = 0; r < g->n; r++)
         g->slots[r].present = false;
     g->arrived = 0;

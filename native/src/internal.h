@@ -77,6 +77,8 @@ struct lw_profile {
     bool passthrough;
     double noise;
     double busy_share;          /* bandwidth left to a probe on a busy device */
+    int nvlinks;                /* `nvlinks COUNT [switch]`: NVLinks per GPU (0 when absent) */
+    bool nvswitch;              /* every NVLink goes into an NVSwitch */
 };
 
 /* Parses text into *p; on failure writes "NAME:LINE: reason" into err. */
@@ -89,6 +91,8 @@ const char *lw_link_type_name(int type);
 /* Parses a PCI address "DDDD:BB:DD.F" (1..8 hex digits of domain); 0 or -1. */
 int lw_parse_pci(const char *tok, struct lw_pci *out);
 uint64_t lw_link_type_topo_bit(int type);
+/* A bandwidth token as the profile writes it ("20GB/s", "500MB/s"): bytes per second; 0 or -1. */
+int lw_parse_bandwidth(const char *tok, double *out);
 
 /* ---- global runtime state (runtime.c) ---- */
 struct lw_stream;
@@ -152,12 +156,17 @@ void lw_count(int which, int delta);
 /* Every exported call starts here: may crash, hang until released, or return
  * an injected error code (>0, message already stored); 0 = go on. */
 int lw_enter(const char *fn);
+/* The same, where `fail`/`hang`/`crash` may also name one sub-command of fn
+ * ("dcmi_get_device_info:16:5" as sub): a rule naming fn matches every call,
+ * one naming sub only the calls of that sub-command. */
+int lw_enter_sub(const char *fn, const char *sub);
 bool lw_fault_corrupt(const char *fn);
 /* A workload that a `busy` control line puts on a device (pid -1: none visible). */
 struct lw_workload {
     int pid;
     unsigned util;               /* percent */
     unsigned long long memory;   /* bytes */
+    double traffic;              /* bytes per second over the device's up links (`traffic RATE`) */
 };
 /* The workloads on dev (up to max copied into out); returns how many there are. */
 int lw_workloads(int dev, struct lw_workload *out, int max);
@@ -167,6 +176,72 @@ int lw_workloads(int dev, struct lw_workload *out, int max);
 double lw_contention(int dev_a, int dev_b);
 double lw_fault_link_scale(int src, int dst);
 void lw_corrupt_bytes(void *p, size_t n);
+
+/* Link faults and rates of the control file (hccs, sio, nvlink, pcie lines,
+ * and `busy ... traffic RATE`), copied out for linkstate.c. */
+enum lw_linkrule_kind { LW_LR_HCCS, LW_LR_SIO, LW_LR_NVLINK, LW_LR_PCIE, LW_LR_TRAFFIC };
+struct lw_linkrule {
+    int kind;
+    int dev;                /* the host's number */
+    int port;               /* HCCS PCS index 1..15, NVLink index; -1 for sio, pcie, traffic */
+    bool down;
+    int lanes;              /* HCCS lanes in use (0, 1, 2, 4); -1: not given */
+    /* per second: hccs crc, retry; sio crc-tx, crc-rx; nvlink replay, recovery,
+     * crc-flit, crc-data; pcie replay; traffic: bytes per second in rate[0] */
+    double rate[4];
+    bool has_base;
+    unsigned long long base;
+    int gen, width;         /* pcie: current generation / width lowered to; 0: not given */
+    uint64_t key;           /* hash of the normalised line (a `base` is applied once per line) */
+};
+/* The current link rules (up to max into out); returns how many there are.
+ * *mtime: the control file's modification time (CLOCK_REALTIME s), 0 when none. */
+int lw_link_rules(struct lw_linkrule *out, int max, double *mtime);
+
+/* ---- passive link telemetry (linkstate.c) ---- */
+#define LW_HCCS_PORTS 16          /* DCMI_HCCS_MAX_PCS_NUM: PCS indices 1..15 are used */
+#define LW_NVLINKS 36             /* NVML_NVLINK_MAX_LINKS */
+/* The host's topology as the link counters see it: a face's whole profile
+ * (before ASCEND_RT_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES), registered by
+ * aclInit, dcmi_init, cuInit and nvmlInit_v2. */
+void lw_links_topology(int face, const struct lw_profile *full);
+/* HCCS ports of host device dev under a profile: peer[k] is the device PCS k
+ * (1..n) carries; returns n.  peer[0] is -1. */
+int lw_hccs_ports(const struct lw_profile *p, int dev, int peer[LW_HCCS_PORTS]);
+/* The device NVLink `link` of dev reaches: a GPU's host number, -1 for an
+ * NVSwitch (or nowhere: *none set). */
+int lw_nvlink_peer(const struct lw_profile *p, int dev, int link, bool *none);
+/* The state the control file gives one host device's links. */
+struct lw_devlinks {
+    bool hccs_down[LW_HCCS_PORTS];
+    int hccs_lanes[LW_HCCS_PORTS];    /* 4 unless lowered; 0 when down */
+    bool nv_down[LW_NVLINKS];
+    int pcie_gen, pcie_width;         /* 0: not lowered */
+};
+void lw_dev_links(int dev, struct lw_devlinks *out);
+/* Shared counters: index ranges per host device. */
+enum {
+    LW_C_HCCS_TX = 0, LW_C_HCCS_RX = LW_C_HCCS_TX + LW_HCCS_PORTS,          /* flits */
+    LW_C_HCCS_CRC = LW_C_HCCS_RX + LW_HCCS_PORTS, LW_C_HCCS_RETRY = LW_C_HCCS_CRC + LW_HCCS_PORTS,
+    LW_C_SIO_CRC_TX = LW_C_HCCS_RETRY + LW_HCCS_PORTS, LW_C_SIO_CRC_RX,
+    LW_C_NV_REPLAY, LW_C_NV_RECOVERY = LW_C_NV_REPLAY + LW_NVLINKS,
+    LW_C_NV_CRC_FLIT = LW_C_NV_RECOVERY + LW_NVLINKS, LW_C_NV_CRC_DATA = LW_C_NV_CRC_FLIT + LW_NVLINKS,
+    LW_C_NV_TX = LW_C_NV_CRC_DATA + LW_NVLINKS, LW_C_NV_RX = LW_C_NV_TX + LW_NVLINKS,   /* bytes */
+    LW_C_PCIE_REPLAY = LW_C_NV_RX + LW_NVLINKS,
+    LW_C_N
+};
+/* Brings every counter up to now (rates, new `base` lines), then copies host
+ * device dev's counters out (LW_C_N values).  0, or -1 when dev is out of range. */
+int lw_counters_read(int dev, uint64_t out[LW_C_N]);
+/* Traffic of a copy between two host devices over the face's link (HCCS
+ * flits on the ports that carry the pair, NVLink bytes); nothing for other links. */
+void lw_links_copy_traffic(int face, int src, int dst, uint64_t bytes);
+/* A collective's traffic: each of the n ranks (host devices) sent and received
+ * `bytes` over its links to the other ranks. */
+void lw_links_collective_traffic(int face, const int *devs, int n, double bytes);
+/* The share of a link's bandwidth a copy between two host devices gets from
+ * lane and link faults (1 when all is well). */
+double lw_links_copy_factor(int face, int src, int dst);
 
 /* ---- memory registry (memory.c) ---- */
 enum lw_mem_kind { LW_MEM_DEVICE, LW_MEM_HOST, LW_MEM_REGISTERED };

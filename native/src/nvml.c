@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NVDEV_MAGIC 0x4e56444du
@@ -48,6 +49,8 @@ nvmlReturn_t nvmlInit_v2(void)
             rc = NVML_ERROR_UNKNOWN;
         }
         prof = p;
+        if (!rc)
+            lw_links_topology(LW_FACE_CUDA, p);
         for (int i = 0; !rc && i < p->ndev; i++)
             handles[i] = (struct nvmlDevice_st){ NVDEV_MAGIC, i };
     }
@@ -87,6 +90,8 @@ const char *nvmlErrorString(nvmlReturn_t result)
     default: return "Unknown Error";
     }
 }
+
+static void fill_pci(nvmlPciInfo_t *pci, struct lw_pci a, unsigned id);
 
 /* The host index behind a handle into *index: 0, or the NVML error. */
 static int index_of(nvmlDevice_t device, int *index)
@@ -183,6 +188,14 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
     pthread_mutex_lock(&nl);
     struct lw_pci a = prof->pci[i];
     pthread_mutex_unlock(&nl);
+    /* Every simulated GPU answers as an H200 (device 0x2335, NVIDIA's vendor id
+     * 0x10DE); the subsystem id, which varies by board, is not modeled (0). */
+    fill_pci(pci, a, 0x233510DEu);
+    return NVML_SUCCESS;
+}
+
+static void fill_pci(nvmlPciInfo_t *pci, struct lw_pci a, unsigned id)
+{
     memset(pci, 0, sizeof *pci);
     /* nvml.h's two forms; NVML writes function 0 as ".0" whatever it is */
     snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", a.domain & 0xffff, a.bus,
@@ -191,11 +204,8 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
     pci->domain = a.domain;
     pci->bus = a.bus;
     pci->device = a.device;
-    /* Every simulated GPU answers as an H200 (device 0x2335, NVIDIA's vendor id
-     * 0x10DE); the subsystem id, which varies by board, is not modeled (0). */
-    pci->pciDeviceId = 0x233510DEu;
+    pci->pciDeviceId = id;
     pci->pciSubSystemId = 0;
-    return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2,
@@ -305,4 +315,240 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_
     utilization->gpu = util;
     utilization->memory = util;
     return NVML_SUCCESS;
+}
+
+/* ---- NVLink, field values, PCIe ----
+ *
+ * A GPU has the profile's `nvlinks COUNT [switch]` links (0 when absent).
+ * With `switch` every link goes into an NVSwitch: link k into switch
+ * k * 4 / COUNT, one of four (as on an HGX H100/H200 baseboard), each at a
+ * fixed PCI address 00000000:F1:00.0 .. F4:00.0 (device 0x22A3, the HGX H100/H200
+ * NVSwitch).  Without it link k goes to the device's (k mod n)-th NVLINK peer
+ * in ascending order.  Counters are the host's (linkstate.c): link traffic in
+ * bytes (reported in KiB), DL errors and PCIe replays as counts; the control
+ * file's nvlink and pcie lines set states and rates. */
+
+#define NVSWITCHES 4
+#define PCIE_MAX_GEN 5
+#define PCIE_MAX_WIDTH 16
+
+/* The host index and NVLink count behind a handle and a link: 0, or the
+ * NVML error (a GPU without NVLinks: not supported; a link past the count:
+ * invalid argument). */
+static int link_of(nvmlDevice_t device, unsigned link, int *dev, int *nlinks)
+{
+    int rc = index_of(device, dev);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&nl);
+    *nlinks = prof->nvlinks;
+    pthread_mutex_unlock(&nl);
+    return *nlinks == 0 ? NVML_ERROR_NOT_SUPPORTED : link >= (unsigned)*nlinks ? NVML_ERROR_INVALID_ARGUMENT : 0;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive)
+{
+    int rc = lw_enter("nvmlDeviceGetNvLinkState");
+    int dev, n;
+    if (rc || (rc = link_of(device, link, &dev, &n)))
+        return rc;
+    if (!isActive)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    struct lw_devlinks st;
+    lw_dev_links(dev, &st);
+    *isActive = st.nv_down[link] ? NVML_FEATURE_DISABLED : NVML_FEATURE_ENABLED;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link,
+                                                 nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType)
+{
+    int rc = lw_enter("nvmlDeviceGetNvLinkRemoteDeviceType");
+    int dev, n;
+    if (rc || (rc = link_of(device, link, &dev, &n)))
+        return rc;
+    if (!pNvLinkDeviceType)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    bool none;
+    pthread_mutex_lock(&nl);
+    bool sw = prof->nvswitch;
+    lw_nvlink_peer(prof, dev, (int)link, &none);
+    pthread_mutex_unlock(&nl);
+    *pNvLinkDeviceType = sw ? NVML_NVLINK_DEVICE_TYPE_SWITCH : none ? NVML_NVLINK_DEVICE_TYPE_UNKNOWN
+                                                                    : NVML_NVLINK_DEVICE_TYPE_GPU;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)
+{
+    int rc = lw_enter("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    int dev, n;
+    if (rc || (rc = link_of(device, link, &dev, &n)))
+        return rc;
+    if (!pci)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    bool none;
+    pthread_mutex_lock(&nl);
+    bool sw = prof->nvswitch;
+    int peer = lw_nvlink_peer(prof, dev, (int)link, &none);
+    struct lw_pci a = sw ? (struct lw_pci){ 0, 0xF1u + link * NVSWITCHES / (unsigned)n, 0, 0 }
+                    : none ? (struct lw_pci){ 0, 0, 0, 0 } : prof->pci[peer];
+    pthread_mutex_unlock(&nl);
+    if (none)
+        return NVML_ERROR_NOT_SUPPORTED;
+    fill_pci(pci, a, sw ? 0x22A310DEu : 0x233510DEu);
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device, unsigned int link,
+                                             nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue)
+{
+    int rc = lw_enter("nvmlDeviceGetNvLinkErrorCounter");
+    int dev, n;
+    if (rc || (rc = link_of(device, link, &dev, &n)))
+        return rc;
+    if (!counterValue || (int)counter < 0 || counter > NVML_NVLINK_ERROR_DL_ECC_DATA)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    if (counter == NVML_NVLINK_ERROR_DL_ECC_DATA)
+        return NVML_ERROR_NOT_SUPPORTED;     /* not on the H200's NVLink 4 */
+    static const int base[] = { LW_C_NV_REPLAY, LW_C_NV_RECOVERY, LW_C_NV_CRC_FLIT, LW_C_NV_CRC_DATA };
+    uint64_t c[LW_C_N];
+    lw_counters_read(dev, c);
+    *counterValue = c[base[counter] + (int)link];
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values)
+{
+    int rc = lw_enter("nvmlDeviceGetFieldValues");
+    int dev;
+    if (rc || (rc = index_of(device, &dev)))
+        return rc;
+    if (valuesCount < 0 || (valuesCount > 0 && !values))
+        return NVML_ERROR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&nl);
+    unsigned n = (unsigned)prof->nvlinks;
+    pthread_mutex_unlock(&nl);
+    uint64_t c[LW_C_N];
+    struct lw_devlinks st;
+    lw_counters_read(dev, c);
+    lw_dev_links(dev, &st);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long long stamp = (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+    for (int i = 0; i < valuesCount; i++) {
+        nvmlFieldValue_t *v = &values[i];
+        unsigned link = v->scopeId;
+        v->timestamp = stamp;
+        v->latencyUsec = 0;
+        v->value.ullVal = 0;
+        v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+        v->nvmlReturn = NVML_SUCCESS;
+        bool nvlink_field = v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX ||
+                            v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX ||
+                            v->fieldId == NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY ||
+                            v->fieldId == NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY ||
+                            v->fieldId == NVML_FI_DEV_NVLINK_ERROR_DL_CRC || v->fieldId == NVML_FI_DEV_NVLINK_GET_STATE;
+        bool sum = link == 0xFFFFFFFFu && (v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX ||
+                                           v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX);
+        if (nvlink_field && n == 0) {
+            v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+            continue;
+        }
+        if (nvlink_field && !sum && link >= n) {
+            v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+            continue;
+        }
+        switch (v->fieldId) {
+        case NVML_FI_DEV_NVLINK_LINK_COUNT:
+            v->valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+            v->value.uiVal = n;
+            break;
+        case NVML_FI_DEV_PCIE_REPLAY_COUNTER:
+            v->value.ullVal = c[LW_C_PCIE_REPLAY];
+            break;
+        case NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX:
+        case NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX: {
+            int at = v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX ? LW_C_NV_TX : LW_C_NV_RX;
+            uint64_t bytes = 0;
+            for (unsigned l = sum ? 0 : link; l < (sum ? n : link + 1); l++)
+                bytes += c[at + (int)l];
+            v->value.ullVal = bytes / 1024;   /* KiB */
+            break;
+        }
+        case NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY:
+            v->value.ullVal = c[LW_C_NV_REPLAY + (int)link];
+            break;
+        case NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY:
+            v->value.ullVal = c[LW_C_NV_RECOVERY + (int)link];
+            break;
+        case NVML_FI_DEV_NVLINK_ERROR_DL_CRC:
+            v->value.ullVal = c[LW_C_NV_CRC_FLIT + (int)link];
+            break;
+        case NVML_FI_DEV_NVLINK_GET_STATE:
+            v->valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+            v->value.uiVal = st.nv_down[link] ? 0 : 1;
+            break;
+        default:
+            v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+            break;
+        }
+    }
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value)
+{
+    int rc = lw_enter("nvmlDeviceGetPcieReplayCounter");
+    int dev;
+    if (rc || (rc = index_of(device, &dev)))
+        return rc;
+    if (!value)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    uint64_t c[LW_C_N];
+    lw_counters_read(dev, c);
+    *value = (unsigned)c[LW_C_PCIE_REPLAY];
+    return NVML_SUCCESS;
+}
+
+/* gen (or width) of a device's PCIe link: the maximum, or the current one a
+ * `pcie DEVICE gen N width N` line lowers. */
+static nvmlReturn_t pcie_link(const char *fn, nvmlDevice_t device, unsigned *out, bool gen, bool current)
+{
+    int rc = lw_enter(fn);
+    int dev;
+    if (rc || (rc = index_of(device, &dev)))
+        return rc;
+    if (!out)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    unsigned max = gen ? PCIE_MAX_GEN : PCIE_MAX_WIDTH;
+    *out = max;
+    if (current) {
+        struct lw_devlinks st;
+        lw_dev_links(dev, &st);
+        unsigned low = (unsigned)(gen ? st.pcie_gen : st.pcie_width);
+        if (low && low < max)
+            *out = low;
+    }
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int *currLinkGen)
+{
+    return pcie_link("nvmlDeviceGetCurrPcieLinkGeneration", device, currLinkGen, true, true);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int *currLinkWidth)
+{
+    return pcie_link("nvmlDeviceGetCurrPcieLinkWidth", device, currLinkWidth, false, true);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned int *maxLinkGen)
+{
+    return pcie_link("nvmlDeviceGetMaxPcieLinkGeneration", device, maxLinkGen, true, false);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *maxLinkWidth)
+{
+    return pcie_link("nvmlDeviceGetMaxPcieLinkWidth", device, maxLinkWidth, false, false);
 }

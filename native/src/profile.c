@@ -75,6 +75,11 @@ static const struct unit time_units[] = {
     { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 }, { NULL, 0 }
 };
 
+int lw_parse_bandwidth(const char *tok, double *out)
+{
+    return parse_with_units(tok, bw_units, out);
+}
+
 static int parse_int(const char *tok, int lo, int hi, int *out)
 {
     char *end;
@@ -379,6 +384,13 @@ static int parse_line(struct ctx *c, char **t, int n)
         if (end == t[2] || *end || !(v > 0 && v <= 1))
             FAIL(c, "bad busy share '%s' (a fraction in (0, 1])", t[2]);
         p->busy_share = v;
+    } else if (strcmp(k, "nvlinks") == 0) {
+        /* NVLinks per GPU; `switch`: every one goes into an NVSwitch */
+        if ((n != 2 && n != 3) || (n == 3 && strcmp(t[2], "switch") != 0))
+            FAIL(c, "expected 'nvlinks COUNT [switch]'");
+        if (parse_int(t[1], 0, LW_NVLINKS, &p->nvlinks) != 0)
+            FAIL(c, "bad NVLink count '%s' (0..%d)", t[1], LW_NVLINKS);
+        p->nvswitch = n == 3;
     } else if (strcmp(k, "affinity") == 0) {
         int d;
         if (n != 3)

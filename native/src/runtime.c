@@ -64,6 +64,7 @@ aclError aclInit(const char *configPath)
         lw_err("aclInit: bad simulator profile: %s", err);
         return ACL_ERROR_INVALID_PARAM;
     }
+    lw_links_topology(LW_FACE_ACL, &p);
     int keep[LW_MAX_DEVICES];
     int visible = lw_visible_devices(p.ndev, keep);
     lw_profile_restrict(&p, keep, visible);
