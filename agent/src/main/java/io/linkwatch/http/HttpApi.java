@@ -4,6 +4,7 @@ import io.linkwatch.config.WebConfig;
 import io.linkwatch.config.WebSettings;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
+import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -51,6 +52,7 @@ public final class HttpApi implements AutoCloseable {
       int port,
       PrometheusRegistry registry,
       ResultStore store,
+      PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes,
       WebSettings web)
       throws Exception {
@@ -80,12 +82,18 @@ public final class HttpApi implements AutoCloseable {
     BasicAuth auth = new BasicAuth(() -> config.get().basicAuthUsers());
     router.route().handler(auth::handle);
     ExpositionCache exposition =
-        new ExpositionCache(registry, formats, store::version, METRICS_MAX_AGE, System::nanoTime);
+        new ExpositionCache(
+            registry,
+            formats,
+            // Both only grow, so their sum changes whenever either does.
+            () -> store.version() + (passive == null ? 0 : passive.version()),
+            METRICS_MAX_AGE,
+            System::nanoTime);
     router.get("/metrics").handler(ctx -> metrics(ctx, exposition));
     router
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
-    router.get("/api/v1/status").handler(ctx -> status(ctx, store, nextFireTimes));
+    router.get("/api/v1/status").handler(ctx -> status(ctx, store, passive, nextFireTimes));
     router.get("/").handler(HttpApi::index);
     try {
       HttpServerOptions options =
@@ -137,7 +145,10 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private static void status(
-      RoutingContext ctx, ResultStore store, Supplier<Map<String, Instant>> nextFireTimes) {
+      RoutingContext ctx,
+      ResultStore store,
+      PassiveStore passive,
+      Supplier<Map<String, Instant>> nextFireTimes) {
     Map<String, Instant> next = nextFireTimes.get();
     JsonArray targets = new JsonArray();
     for (TargetStatus s : store.statuses()) {
@@ -196,7 +207,8 @@ public final class HttpApi implements AutoCloseable {
             .put("devices", devices)
             .put("next_runs", schedule)
             .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())))
-            .put("tolerated_failures", tolerated);
+            .put("tolerated_failures", tolerated)
+            .put("passive", passive == null ? null : PassiveStatus.json(passive));
     ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
   }
 

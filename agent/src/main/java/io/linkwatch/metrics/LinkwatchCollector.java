@@ -47,14 +47,7 @@ public final class LinkwatchCollector implements MultiCollector {
       String backend,
       double deferredAlertAfterSeconds) {
     this(
-        store,
-        measurements,
-        intervalSeconds,
-        version,
-        backend,
-        deferredAlertAfterSeconds,
-        null,
-        0);
+        store, measurements, intervalSeconds, version, backend, deferredAlertAfterSeconds, null, 0);
   }
 
   /**

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The passive readings: link state, lanes, traffic and error counters from the vendor library,
- * PCIe hops from sysfs, and the health of the reads themselves, e.g.
+ * The passive readings: link state, lanes, traffic and error counters from the vendor library, PCIe
+ * hops from sysfs, and the health of the reads themselves, e.g.
  *
  * <pre>
  * linkwatch_link_up{device="0",link="3",link_type="HCCS",peer="3"} 1.0
@@ -70,9 +70,11 @@ final class PassiveMetrics {
 
   private static void links(List<DeviceState> states, MetricFamilies f) {
     MetricFamilies.Gauge up =
-        f.gauge(LINK_UP, "1 if the link is up, 0 if the vendor library says it is down." + READ, null);
+        f.gauge(
+            LINK_UP, "1 if the link is up, 0 if the vendor library says it is down." + READ, null);
     MetricFamilies.Gauge lanes =
-        f.gauge(LANES, "Lanes the link uses now (fewer than its maximum: downtrained)." + READ, null);
+        f.gauge(
+            LANES, "Lanes the link uses now (fewer than its maximum: downtrained)." + READ, null);
     MetricFamilies.Gauge lanesMax =
         f.gauge(LANES_MAX, "Lanes the link has when fully trained." + READ, null);
     Map<LinkKey, Long> tx = new LinkedHashMap<>();
@@ -103,7 +105,11 @@ final class PassiveMetrics {
         l.errors().forEach((kind, n) -> errors.put(new ErrorKey(key, kind), n));
       }
     }
-    f.counter(TRANSMIT, "Bytes the device sent over the link (HCCS: 20-byte flits).", tx, LinkKey::labels);
+    f.counter(
+        TRANSMIT,
+        "Bytes the device sent over the link (HCCS: 20-byte flits).",
+        tx,
+        LinkKey::labels);
     f.counter(RECEIVE, "Bytes the device received over the link.", rx, LinkKey::labels);
     f.counter(
         ERRORS,
@@ -132,7 +138,8 @@ final class PassiveMetrics {
     MetricFamilies.Gauge maxSpeed =
         f.gauge(PCIE_MAX_SPEED, "PCIe link speed the hop supports." + READ, null);
     MetricFamilies.Gauge width = f.gauge(PCIE_WIDTH, "PCIe lanes in use now." + READ, null);
-    MetricFamilies.Gauge maxWidth = f.gauge(PCIE_MAX_WIDTH, "PCIe lanes the hop supports." + READ, null);
+    MetricFamilies.Gauge maxWidth =
+        f.gauge(PCIE_MAX_WIDTH, "PCIe lanes the hop supports." + READ, null);
     Map<AerKey, Long> aer = new LinkedHashMap<>();
     for (DeviceState d : states) {
       for (PcieHop h : d.pcie()) {
@@ -178,8 +185,7 @@ final class PassiveMetrics {
     Map<ReadKeyLabels, Long> reads = new LinkedHashMap<>();
     store
         .readCounts()
-        .forEach(
-            (k, n) -> reads.put(new ReadKeyLabels(k.source().id(), k.result().label()), n));
+        .forEach((k, n) -> reads.put(new ReadKeyLabels(k.source().id(), k.result().label()), n));
     f.counter(
         READS,
         "Passive reads of a device by a source, by result: success, error, timeout,"

@@ -135,29 +135,33 @@ public final class PassiveStore {
     }
   }
 
-  /** A device's PCIe hops from sysfs (empty: its address is not in sysfs). */
+  /**
+   * A device's PCIe hops from sysfs. An address sysfs does not list (a container without the host's
+   * sysfs, a simulated device) is noted as unsupported: nothing to read there is no failed read.
+   */
   public synchronized void recordPcie(int device, String address, List<PcieHop> hops) {
     long now = clock.millis();
-    boolean ok = !hops.isEmpty();
-    DeviceState before = devices(PassiveSource.SYSFS).get(device);
+    boolean found = !hops.isEmpty();
     devices(PassiveSource.SYSFS)
         .put(
             device,
             new DeviceState(
                 device,
                 PassiveSource.SYSFS,
-                ok ? ReadResult.SUCCESS : ReadResult.ERROR,
+                ReadResult.SUCCESS,
                 now,
-                ok ? now : before == null ? 0 : before.lastSuccessMillis(),
-                ok ? null : address + " is not in sysfs (bus/pci/devices)",
+                now,
                 null,
                 null,
-                List.of(),
+                null,
+                found
+                    ? List.of()
+                    : List.of(address + " is not in sysfs (bus/pci/devices): no PCIe hops to read"),
                 List.of(),
                 null,
                 address,
                 hops));
-    count(PassiveSource.SYSFS, ok ? ReadResult.SUCCESS : ReadResult.ERROR);
+    count(PassiveSource.SYSFS, ReadResult.SUCCESS);
   }
 
   /** The end of a round of {@code source}, which took {@code seconds}. */

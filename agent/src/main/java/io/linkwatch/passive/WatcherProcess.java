@@ -40,6 +40,7 @@ public final class WatcherProcess implements AutoCloseable {
   private static final String EOF = "\u0000eof";
 
   private final List<String> command;
+  private final java.util.Map<String, String> environment;
   private volatile Process process;
   private OutputStream requests;
   private BlockingQueue<String> lines;
@@ -55,12 +56,13 @@ public final class WatcherProcess implements AutoCloseable {
 
   /** A watcher for {@code backend} that runs with the workers' JVM options. */
   public WatcherProcess(Backend backend, List<String> javaOptions) {
-    this(defaultCommand(backend, javaOptions));
+    this(defaultCommand(backend, javaOptions), java.util.Map.of());
   }
 
-  /** A watcher started by {@code command} (tests use other programs). */
-  WatcherProcess(List<String> command) {
+  /** A watcher started by {@code command} with {@code environment} added (tests). */
+  WatcherProcess(List<String> command, java.util.Map<String, String> environment) {
     this.command = List.copyOf(command);
+    this.environment = java.util.Map.copyOf(environment);
   }
 
   static List<String> defaultCommand(Backend backend, List<String> javaOptions) {
@@ -159,6 +161,7 @@ public final class WatcherProcess implements AutoCloseable {
     stop();
     journal = CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir")));
     ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
     builder.environment().put(CallJournalFile.ENV, journal.path().toString());
     process = builder.start();
     requests = process.getOutputStream();
