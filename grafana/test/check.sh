@@ -90,6 +90,9 @@ run "linkwatch.subject names status, cluster and instance" subject_names_the_hos
 run "live-config.py output passes promtool check rules" \
   sh -c "python3 test/live-config.py alerts/linkwatch.rules.yml '$tmp/live.rules.yml' && promtool check rules '$tmp/live.rules.yml' && ! grep -v '^[[:space:]]*#' '$tmp/live.rules.yml' | grep -Eq '\[7d\]|offset 1h|for: 15m'"
 
+run "live-config.py output: every passive alert fires within 2 minutes in a live test (test/live-passive.yml)" \
+  sh -c "python3 test/live-config.py alerts/linkwatch.rules.yml '$tmp/live.rules.yml' 2>/dev/null && cp test/live-passive.yml '$tmp/' && promtool test rules '$tmp/live-passive.yml'"
+
 # dashboards (host and fleet): structure, PromQL parses, metric names known, data on fixture hosts
 for dash in dashboards/linkwatch.json dashboards/linkwatch-fleet.json; do
   python3 test/check_dashboard.py "$dash" alerts/linkwatch.rules.yml >"$log" 2>&1

@@ -26,7 +26,8 @@ What it checks, per panel (every problem names the panel):
               substituting the dashboard variables with concrete values, is compiled by promtool
               (one recording rule per expression in a temporary rules file).
   metrics     every metric name an expression uses is in the agent's metric contract (the sample
-              names of agent/src/test/resources/golden/linkwatch.prom), is recorded by
+              names of agent/src/test/resources/golden/linkwatch.prom; until the agent's golden
+              file has them the passive watcher's names in PENDING_CONTRACT), is recorded by
               grafana/alerts/linkwatch.rules.yml, or is one of Prometheus' own series (up, ALERTS).
   data        every expression returns at least one series against a synthetic fixture evaluated
               together with the real rules file by `promtool test rules` — this catches wrong label
@@ -64,6 +65,22 @@ SELF_METRICS = {"process_resident_memory_bytes", "process_cpu_seconds_total"}
 
 # Series Prometheus writes itself: the scrape health of every target and the state of every alert.
 PROMETHEUS_SERIES = {"up", "ALERTS", "ALERTS_FOR_STATE"}
+
+# The passive link watcher's series (grafana/README.md, "While jobs run"), named in the contract
+# between the agent and these dashboards and rules. The agent adds them to its golden exposition in
+# the change that exports them; until the golden file has a name, it is accepted from here. Each
+# name the golden file already has is reported below (NOTE) and should be removed from this list;
+# when it is empty, delete it.
+PENDING_CONTRACT = {
+    "linkwatch_link_up", "linkwatch_link_lanes", "linkwatch_link_lanes_max",
+    "linkwatch_link_transmit_bytes_total", "linkwatch_link_receive_bytes_total",
+    "linkwatch_link_errors_total",
+    "linkwatch_pcie_link_speed_transfers_per_second", "linkwatch_pcie_link_max_speed_transfers_per_second",
+    "linkwatch_pcie_link_width", "linkwatch_pcie_link_max_width", "linkwatch_pcie_aer_errors_total",
+    "linkwatch_pcie_replays_total",
+    "linkwatch_passive_read_success", "linkwatch_passive_reads_total", "linkwatch_passive_read_duration_seconds",
+    "linkwatch_passive_last_read_timestamp_seconds", "linkwatch_passive_interval_seconds",
+}
 
 HOST_UID = "linkwatch-links"
 FLEET_UID = "linkwatch-fleet"
@@ -278,6 +295,37 @@ def fixture_series(instance="fixture-01:10187", labels="", p2p=None):
     # allreduce hangs in HcclAllReduce; device resets fail in every p2p run
     add("linkwatch_probe_failed_call_info", 'probe="allreduce",target="0,1",call="HcclAllReduce"', "1")
     s.append({"series": f'linkwatch_driver_tolerated_failures_total{{{L},probe="p2p",call="aclrtResetDevice"}}', "values": f"0+1x{n}"})
+    # passive link watching (healthy): per die one HCCS link (peer not known) and the SIO link to
+    # the other die (no state, lane or traffic series: SIO has only CRC counters), the PCIe path
+    # device -> bridge -> root port, AER counters, and the dcmi/sysfs read health
+    for d, other, bus in (("0", "1", "3b"), ("1", "0", "3c")):
+        hccs = f'device="{d}",link="1",link_type="HCCS",peer="unknown"'
+        sio = f'device="{d}",link="0",link_type="SIO",peer="{other}"'
+        add("linkwatch_link_up", hccs, "1")
+        add("linkwatch_link_lanes", hccs, "4")
+        add("linkwatch_link_lanes_max", hccs, "4")
+        s.append({"series": f"linkwatch_link_transmit_bytes_total{{{L},{hccs}}}", "values": f"0+1.2e12x{n}"})
+        s.append({"series": f"linkwatch_link_receive_bytes_total{{{L},{hccs}}}", "values": f"0+1.1e12x{n}"})
+        for kind in ("crc", "retry"):
+            s.append({"series": f'linkwatch_link_errors_total{{{L},{hccs},kind="{kind}"}}', "values": f"0+1x{n}"})
+        for kind in ("crc_tx", "crc_rx"):
+            s.append({"series": f'linkwatch_link_errors_total{{{L},{sio},kind="{kind}"}}', "values": f"0+0x{n}"})
+        for addr, role in ((f"0000:{bus}:00.0", "device"), (f"0000:{int(bus, 16) - 1:02x}:00.0", "bridge"), (f"0000:{bus[0]}0:01.0", "root_port")):
+            hop = f'device="{d}",pci_address="{addr}",role="{role}"'
+            add("linkwatch_pcie_link_speed_transfers_per_second", hop, "32e9")
+            add("linkwatch_pcie_link_max_speed_transfers_per_second", hop, "32e9")
+            add("linkwatch_pcie_link_width", hop, "16")
+            add("linkwatch_pcie_link_max_width", hop, "16")
+            for severity in ("correctable", "nonfatal", "fatal"):
+                s.append({"series": f'linkwatch_pcie_aer_errors_total{{{L},{hop},severity="{severity}"}}',
+                          "values": f"0+{1 if severity == 'correctable' else 0}x{n}"})
+        for source in ("dcmi", "sysfs"):
+            add("linkwatch_passive_read_success", f'source="{source}",device="{d}"', "1")
+    for source in ("dcmi", "sysfs"):
+        s.append({"series": f'linkwatch_passive_reads_total{{{L},source="{source}",result="success"}}', "values": f"0+4x{n}"})
+        add("linkwatch_passive_read_duration_seconds", f'source="{source}"', "0.02")
+        s.append({"series": f'linkwatch_passive_last_read_timestamp_seconds{{{L},source="{source}"}}', "values": f"0+60x{n}"})
+    s.append({"series": f"linkwatch_passive_interval_seconds{{{L}}}", "values": f"15+0x{n}"})
     return s
 
 
@@ -550,7 +598,11 @@ def main():
                       f"panel {p.get('id')} \"{p.get('title')}\": table has a data link into the host dashboard")
 
     # ---- fleet: every selector filters by the cluster and instance variables -----------------
-    known = contract() | recorded_names(rules_path) | SELF_METRICS | PROMETHEUS_SERIES
+    golden = contract()
+    landed = sorted(PENDING_CONTRACT & golden)
+    if landed:
+        print(f"NOTE in the golden exposition now, remove from PENDING_CONTRACT: {', '.join(landed)}")
+    known = golden | PENDING_CONTRACT | recorded_names(rules_path) | SELF_METRICS | PROMETHEUS_SERIES
     if kind == FLEET_UID:
         rec = recorded_exprs(rules_path)
         no_instance = {n for n, e in rec.items() if drops_label(e, "instance")}

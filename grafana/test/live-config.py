@@ -6,7 +6,8 @@ of the real rules file (no YAML library, no rule is rewritten by hand), so the t
 exactly the expressions that ship, only with shorter windows:
 
   for: <anything>          -> for: <--for>                       default 10s
-  [<range>]                -> [<new>] for each --range OLD=NEW    defaults 7d=2m, 15m=30s
+  [<range>]                -> [<new>] for each --range OLD=NEW    defaults 7d=2m, 15m=30s,
+                                                                  5m=30s, 10m=1m
   offset <dur>             -> offset <new> for each --offset OLD=NEW  default 1h=30s
   interval: <dur> (group)  -> interval: <--group-interval>         only if given and present
 
@@ -27,6 +28,21 @@ Timeline for the live test (Prometheus scrape/evaluation every 1-2 s, defaults a
   t1+~80s       the degraded samples become the median of the 2 m window and the alert would
                 clear by itself -> restore the link before ~t1+60s.
   t2 (restore)  the ratio returns to ~1 and the alert clears within a scrape or two.
+
+Passive alerts (group linkwatch-passive; they need no baseline and can fire from t0):
+  LinkwatchLinkDown / LinkwatchLinkDowntrained    the state must hold 10 s (`for`), so they fire
+                  one read interval (the agent's passive.interval) + a scrape + 10 s after the fault.
+  LinkwatchLinkErrorRate, LinkwatchPcieAerCorrectableRate, LinkwatchPcieReplays
+                  rate over [30s] (was [5m]) above the threshold (link errors > 1/s summed per link;
+                  AER correctable and PCIe replays > 8/min) for 10 s: inject a steady rate well
+                  above it (e.g. 20/s, 1/s) and expect the alert ~30-40 s later.
+  LinkwatchPcieAerUncorrectable   increase over [1m] (was [10m]) > 0, no `for`: fires at the first
+                  evaluation after the counter steps up, resolves ~1 min after the last step. The
+                  counter's series must exist (at 0) before the step: a series that appears at 1 has
+                  no increase.
+  LinkwatchPcieLinkDegraded       no range, 10 s `for`; the speed rule only while the device's
+                  linkwatch_device_busy_reason{reason="utilization"} is 1.
+  LinkwatchPassiveReadFailing     no range, 10 s `for` after linkwatch_passive_read_success turns 0.
 
 Usage:
   live-config.py RULES_IN RULES_OUT [--for 10s] [--range 7d=2m] [--range 15m=30s]
@@ -55,13 +71,13 @@ def main():
     ap.add_argument("rules_in")
     ap.add_argument("rules_out")
     ap.add_argument("--for", dest="for_", default="10s", help="new value of every `for:` (default 10s)")
-    ap.add_argument("--range", action="append", help="range mapping OLD=NEW (default 7d=2m and 15m=30s)")
+    ap.add_argument("--range", action="append", help="range mapping OLD=NEW (default 7d=2m, 15m=30s, 5m=30s and 10m=1m)")
     ap.add_argument("--offset", action="append", help="offset mapping OLD=NEW (default 1h=30s)")
     ap.add_argument("--group-interval", help="new value of group `interval:` lines, if any")
     a = ap.parse_args()
     if not re.fullmatch(DUR, a.for_):
         sys.exit(f"live-config: bad --for {a.for_!r}")
-    ranges = mapping(a.range, ["7d=2m", "15m=30s"])
+    ranges = mapping(a.range, ["7d=2m", "15m=30s", "5m=30s", "10m=1m"])
     offsets = mapping(a.offset, ["1h=30s"])
 
     text = open(a.rules_in, encoding="utf-8").read()
