@@ -26,8 +26,7 @@ What it checks, per panel (every problem names the panel):
               substituting the dashboard variables with concrete values, is compiled by promtool
               (one recording rule per expression in a temporary rules file).
   metrics     every metric name an expression uses is in the agent's metric contract (the sample
-              names of agent/src/test/resources/golden/linkwatch.prom; until the agent's golden
-              file has them the passive watcher's names in PENDING_CONTRACT), is recorded by
+              names of agent/src/test/resources/golden/linkwatch.prom), is recorded by
               grafana/alerts/linkwatch.rules.yml, or is one of Prometheus' own series (up, ALERTS).
   data        every expression returns at least one series against a synthetic fixture evaluated
               together with the real rules file by `promtool test rules` — this catches wrong label
@@ -65,22 +64,6 @@ SELF_METRICS = {"process_resident_memory_bytes", "process_cpu_seconds_total"}
 
 # Series Prometheus writes itself: the scrape health of every target and the state of every alert.
 PROMETHEUS_SERIES = {"up", "ALERTS", "ALERTS_FOR_STATE"}
-
-# The passive link watcher's series (grafana/README.md, "While jobs run"), named in the contract
-# between the agent and these dashboards and rules. The agent adds them to its golden exposition in
-# the change that exports them; until the golden file has a name, it is accepted from here. Each
-# name the golden file already has is reported below (NOTE) and should be removed from this list;
-# when it is empty, delete it.
-PENDING_CONTRACT = {
-    "linkwatch_link_up", "linkwatch_link_lanes", "linkwatch_link_lanes_max",
-    "linkwatch_link_transmit_bytes_total", "linkwatch_link_receive_bytes_total",
-    "linkwatch_link_errors_total",
-    "linkwatch_pcie_link_speed_transfers_per_second", "linkwatch_pcie_link_max_speed_transfers_per_second",
-    "linkwatch_pcie_link_width", "linkwatch_pcie_link_max_width", "linkwatch_pcie_aer_errors_total",
-    "linkwatch_pcie_replays_total",
-    "linkwatch_passive_read_success", "linkwatch_passive_reads_total", "linkwatch_passive_read_duration_seconds",
-    "linkwatch_passive_last_read_timestamp_seconds", "linkwatch_passive_interval_seconds",
-}
 
 HOST_UID = "linkwatch-links"
 FLEET_UID = "linkwatch-fleet"
@@ -599,10 +582,7 @@ def main():
 
     # ---- fleet: every selector filters by the cluster and instance variables -----------------
     golden = contract()
-    landed = sorted(PENDING_CONTRACT & golden)
-    if landed:
-        print(f"NOTE in the golden exposition now, remove from PENDING_CONTRACT: {', '.join(landed)}")
-    known = golden | PENDING_CONTRACT | recorded_names(rules_path) | SELF_METRICS | PROMETHEUS_SERIES
+    known = golden | recorded_names(rules_path) | SELF_METRICS | PROMETHEUS_SERIES
     if kind == FLEET_UID:
         rec = recorded_exprs(rules_path)
         no_instance = {n for n, e in rec.items() if drops_label(e, "instance")}

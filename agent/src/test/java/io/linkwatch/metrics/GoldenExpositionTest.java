@@ -2,6 +2,13 @@ package io.linkwatch.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.passive.DeviceLinks;
+import io.linkwatch.passive.LinkReading;
+import io.linkwatch.passive.PassiveSource;
+import io.linkwatch.passive.PassiveStore;
+import io.linkwatch.passive.pcie.AerSeverity;
+import io.linkwatch.passive.pcie.PcieHop;
+import io.linkwatch.passive.pcie.PcieRole;
 import io.linkwatch.probe.result.AllgatherBusBandwidth;
 import io.linkwatch.probe.result.AllgatherLatency;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
@@ -34,6 +41,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -48,9 +57,14 @@ class GoldenExpositionTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden/linkwatch.prom");
 
   static String scrape(ResultStore store) throws Exception {
+    return scrape(store, fixedPassive());
+  }
+
+  static String scrape(ResultStore store, PassiveStore passive) throws Exception {
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
-        new LinkwatchCollector(store, ProbeKind::write, defaultIntervals(), "1.2.3", "sim", 86400));
+        new LinkwatchCollector(
+            store, ProbeKind::write, defaultIntervals(), "1.2.3", "sim", 86400, passive, 15));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);
@@ -63,6 +77,106 @@ class GoldenExpositionTest {
       intervals.put(kind.id(), (double) Durations.parse(kind.defaultInterval()).toSeconds());
     }
     return intervals;
+  }
+
+  /**
+   * Passive readings of every kind: an HCCS port at 2 of 4 lanes with 32-bit counters, an SIO
+   * link's 16-bit CRC counts, an NVLink into an NVSwitch with the PCIe replay counter, a device
+   * whose read failed in a named call, and PCIe hops from sysfs up to the root port.
+   */
+  static PassiveStore fixedPassive() {
+    PassiveStore p =
+        new PassiveStore(Clock.fixed(Instant.ofEpochSecond(1_790_000_000), ZoneOffset.UTC));
+    p.recordLinks(
+        new DeviceLinks(
+            0,
+            "dcmi",
+            "0000:c1:00.0",
+            List.of(
+                new LinkReading(
+                    "1",
+                    "HCCS",
+                    "1",
+                    true,
+                    2,
+                    4,
+                    32,
+                    20,
+                    1000L,
+                    900L,
+                    Map.of("crc", 3L, "retry", 1L)),
+                new LinkReading(
+                    "0",
+                    "SIO",
+                    "1",
+                    null,
+                    null,
+                    null,
+                    16,
+                    1,
+                    null,
+                    null,
+                    Map.of("crc_tx", 0L, "crc_rx", 2L))),
+            null,
+            List.of(),
+            null,
+            null));
+    p.recordLinks(
+        new DeviceLinks(
+            1,
+            "dcmi",
+            "0000:c2:00.0",
+            List.of(),
+            null,
+            List.of(),
+            "dcmi_get_device_info returned -8005: internal error (HCCS lanes, main 16 sub 1)",
+            "dcmi_get_device_info"));
+    p.recordLinks(
+        new DeviceLinks(
+            2,
+            "nvml",
+            "0000:18:00.0",
+            List.of(
+                new LinkReading(
+                    "0",
+                    "NVLINK",
+                    "nvswitch",
+                    true,
+                    null,
+                    null,
+                    64,
+                    1024,
+                    5L,
+                    6L,
+                    Map.of("retry", 0L, "recovery", 0L, "crc_flit", 1L, "crc_data", 0L))),
+            7L,
+            List.of(),
+            null,
+            null));
+    p.recordPcie(
+        0,
+        "0000:c1:00.0",
+        List.of(
+            new PcieHop(
+                "0000:c1:00.0",
+                PcieRole.DEVICE,
+                OptionalDouble.of(16e9),
+                OptionalDouble.of(32e9),
+                OptionalInt.of(16),
+                OptionalInt.of(16),
+                Map.of(
+                    AerSeverity.CORRECTABLE, 2L, AerSeverity.NONFATAL, 0L, AerSeverity.FATAL, 0L)),
+            new PcieHop(
+                "0000:c0:01.0",
+                PcieRole.ROOT_PORT,
+                OptionalDouble.of(32e9),
+                OptionalDouble.of(32e9),
+                OptionalInt.of(16),
+                OptionalInt.of(16),
+                Map.of())));
+    p.recordRound(PassiveSource.DCMI, 0.012);
+    p.recordRound(PassiveSource.SYSFS, 0.001);
+    return p;
   }
 
   static ResultStore fixedStore() {
