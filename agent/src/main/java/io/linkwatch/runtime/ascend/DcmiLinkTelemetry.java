@@ -69,8 +69,8 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
     try {
       int[] card = cards.card(device);
       pci = pciAddress(device, card);
-      links.addAll(hccs(device, card));
-      links.addAll(sio(device, card));
+      links.addAll(hccs(device));
+      links.addAll(sio(device));
       return new DeviceLinks(device, source(), pci, links, null, unsupportedOf(device), null, null);
     } catch (DeviceException e) {
       return new DeviceLinks(
@@ -106,17 +106,17 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
     return address;
   }
 
-  private List<LinkReading> hccs(int device, int[] card) {
+  private List<LinkReading> hccs(int device) {
     Optional<ByteBuffer> lanesRaw =
-        get(device, card, MAIN_HCCS, SUB_HCCS_LANES, LANES_SIZE, "HCCS lanes");
+        get(device, MAIN_HCCS, SUB_HCCS_LANES, LANES_SIZE, "HCCS lanes");
     int bits = 64;
     Optional<ByteBuffer> statsRaw =
-        get(device, card, MAIN_HCCS, SUB_HCCS_STATS_U64, STATS_U64_SIZE, "HCCS statistics u64");
+        get(device, MAIN_HCCS, SUB_HCCS_STATS_U64, STATS_U64_SIZE, "HCCS statistics u64");
     List<HccsCounters> counters = statsRaw.map(DcmiLinkStructs::parseStatisticsU64).orElse(null);
     if (counters == null) {
       bits = 32;
       counters =
-          get(device, card, MAIN_HCCS, SUB_HCCS_STATS, STATS_SIZE, "HCCS statistics")
+          get(device, MAIN_HCCS, SUB_HCCS_STATS, STATS_SIZE, "HCCS statistics")
               .map(DcmiLinkStructs::parseStatistics)
               .orElse(null);
     }
@@ -158,12 +158,12 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
     return out;
   }
 
-  private List<LinkReading> sio(int device, int[] card) {
+  private List<LinkReading> sio(int device) {
     List<Integer> sioPeers = peers.apply(device, List.of(LinkType.SIO));
     if (sioPeers.isEmpty()) {
       return List.of(); // no die-to-die link on this product: nothing to ask
     }
-    return get(device, card, MAIN_SIO, SUB_SIO_CRC, SIO_SIZE, "SIO CRC errors")
+    return get(device, MAIN_SIO, SUB_SIO_CRC, SIO_SIZE, "SIO CRC errors")
         .map(
             raw -> {
               long[] crc = DcmiLinkStructs.parseSioCrc(raw);
@@ -188,12 +188,13 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
    * The struct of one command, or empty when the product does not support it (remembered: not asked
    * again in this process). Other failures throw, naming the command.
    */
-  private Optional<ByteBuffer> get(
-      int device, int[] card, int main, int sub, int size, String what) {
+  private Optional<ByteBuffer> get(int device, int main, int sub, int size, String what) {
     String key = main + "/" + sub;
     if (unsupported(device).containsKey(key)) {
       return Optional.empty();
     }
+    // Noted again before each call: the topology look-ups in between note other devices.
+    int[] card = cards.card(device);
     Memory buf = buffer(size);
     buf.clear(size);
     IntByReference inOut = new IntByReference(size);
