@@ -189,10 +189,8 @@ public final class ConfigLoader {
 
   private static PassiveConfig readPassive(ConfigNode node, Problems problems) {
     boolean enabled = node.bool("enabled", true);
-    Duration interval =
-        node.scalar("interval", PassiveConfig.DEFAULT_INTERVAL, ConfigLoader::positive);
-    Duration deadline =
-        node.scalar("deadline", PassiveConfig.DEFAULT_DEADLINE, ConfigLoader::positive);
+    Duration interval = node.scalar("interval", PassiveConfig.DEFAULT_INTERVAL, Durations::parse);
+    Duration deadline = node.scalar("deadline", PassiveConfig.DEFAULT_DEADLINE, Durations::parse);
     if (deadline.compareTo(interval) >= 0) {
       problems.add(
           node.child("deadline"),
@@ -214,14 +212,6 @@ public final class ConfigLoader {
     }
     node.rejectUnknown();
     return new PassiveConfig(enabled, interval, deadline, sources);
-  }
-
-  private static Duration positive(String text) {
-    Duration d = Durations.parse(text);
-    if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException("'" + text + "' must be a positive duration");
-    }
-    return d;
   }
 
   private static BusyPolicy readBusy(ConfigNode node) {

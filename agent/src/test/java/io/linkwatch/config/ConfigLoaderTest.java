@@ -110,6 +110,17 @@ class ConfigLoaderTest {
             "probes:\n  p2p:\n    iterations: [1, 2]",
             "f.yaml: probes.p2p.iterations: must be a whole number, not '(sequence)'"),
         Arguments.of(
+            "passive:\n  interval: 5s",
+            "f.yaml: passive.deadline: 10s must be shorter than passive.interval (5s; the default"
+                + " deadline is 10s), or read rounds would pile up"),
+        Arguments.of(
+            "passive:\n  interval: 0s",
+            "f.yaml: passive.interval: '0s' is not a duration: it must be above 0"),
+        Arguments.of(
+            "passive:\n  nvlink:\n    enabled: false", "f.yaml: passive.nvlink: unknown key"),
+        Arguments.of(
+            "passive:\n  sysfs:\n    every: 1m", "f.yaml: passive.sysfs.every: unknown key"),
+        Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
   }
@@ -145,6 +156,27 @@ class ConfigLoaderTest {
     assertThat(p2p.schedule().nominalInterval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(p2p.deadline()).isEqualTo(Duration.ofSeconds(120));
     assertThat(p2p.settings()).isEqualTo(P2pSettings.DEFAULTS);
+  }
+
+  @Test
+  void passiveWatchingIsOnEvery15sByDefaultAndEachSourceCanBeSwitchedOff() {
+    AgentConfig defaults = ConfigLoader.parse("f.yaml", "");
+    assertThat(defaults.passive().enabled()).isTrue();
+    assertThat(defaults.passive().interval()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(defaults.passive().deadline()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(defaults.passive().sources())
+        .containsExactlyInAnyOrder(io.linkwatch.passive.PassiveSource.values());
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml", "passive:\n  interval: 1m\n  deadline: 20s\n  sysfs:\n    enabled: false");
+    assertThat(c.passive().interval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(c.passive().reads(io.linkwatch.passive.PassiveSource.SYSFS)).isFalse();
+    assertThat(c.passive().reads(io.linkwatch.passive.PassiveSource.DCMI)).isTrue();
+    assertThat(
+            ConfigLoader.parse("f.yaml", "passive:\n  enabled: false")
+                .passive()
+                .reads(io.linkwatch.passive.PassiveSource.DCMI))
+        .isFalse();
   }
 
   @Test
