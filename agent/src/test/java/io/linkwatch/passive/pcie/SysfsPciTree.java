@@ -29,7 +29,7 @@ import java.util.Map;
  * {@code at} goes back to an earlier function to start a sibling branch. The two write the same
  * thing (sysfs does not say which is which); they differ only to make a tree readable.
  */
-final class SysfsPciTree {
+public final class SysfsPciTree {
   // The names current kernels print (aer.c, since 5.x); 4.19 printed longer ones ("Receiver
   // Error"), which PcieSysfsTest covers.
   private static final List<String> CORRECTABLE_NAMES =
@@ -65,12 +65,12 @@ final class SysfsPciTree {
 
   private SysfsPciTree() {}
 
-  static Builder builder() {
+  public static Builder builder() {
     return new Builder();
   }
 
   /** The kernel's {@code aer_dev_*} text for these counts, TOTAL line last. */
-  static String aerText(AerSeverity severity, Map<String, Long> counts) {
+  public static String aerText(AerSeverity severity, Map<String, Long> counts) {
     StringBuilder text = new StringBuilder();
     long total = 0;
     List<String> names =
@@ -93,7 +93,7 @@ final class SysfsPciTree {
     }
   }
 
-  static final class Builder {
+  public static final class Builder {
     private final Map<String, Function> functions = new LinkedHashMap<>();
     private Function current;
 
@@ -101,22 +101,22 @@ final class SysfsPciTree {
      * A function directly below its host bridge ({@code pciDDDD:BB} from its own domain and bus): a
      * root port, or a device with no bridge above it.
      */
-    Builder rootPort(String address) {
+    public Builder rootPort(String address) {
       return add(address, Path.of("pci" + address.substring(0, address.lastIndexOf(':'))));
     }
 
     /** A switch port below the current function. */
-    Builder bridge(String address) {
+    public Builder bridge(String address) {
       return add(address, currentPath());
     }
 
     /** An endpoint below the current function. */
-    Builder device(String address) {
+    public Builder device(String address) {
       return add(address, currentPath());
     }
 
     /** Makes an earlier function current again, to add a sibling below it. */
-    Builder at(String address) {
+    public Builder at(String address) {
       current = functions.get(address);
       if (current == null) {
         throw new IllegalArgumentException("no function " + address + " yet");
@@ -125,11 +125,11 @@ final class SysfsPciTree {
     }
 
     /** A link that trained to its maximum. */
-    Builder link(String speed, int width) {
+    public Builder link(String speed, int width) {
       return link(speed, width, speed, width);
     }
 
-    Builder link(String speed, int width, String maxSpeed, int maxWidth) {
+    public Builder link(String speed, int width, String maxSpeed, int maxWidth) {
       return file("current_link_speed", speed + "\n")
           .file("max_link_speed", maxSpeed + "\n")
           .file("current_link_width", width + "\n")
@@ -137,7 +137,7 @@ final class SysfsPciTree {
     }
 
     /** The three AER files, all counts zero: an AER-capable function that saw nothing. */
-    Builder aer() {
+    public Builder aer() {
       for (AerSeverity severity : AerSeverity.values()) {
         current.aer.computeIfAbsent(severity, s -> new LinkedHashMap<>());
       }
@@ -145,20 +145,20 @@ final class SysfsPciTree {
     }
 
     /** The three AER files, with {@code count} on one line of one (and in its TOTAL line). */
-    Builder aer(AerSeverity severity, String name, long count) {
+    public Builder aer(AerSeverity severity, String name, long count) {
       aer();
       current.aer.get(severity).put(name, count);
       return this;
     }
 
     /** Any file in the current function's directory, as given. */
-    Builder file(String name, String text) {
+    public Builder file(String name, String text) {
       current.files.put(name, text);
       return this;
     }
 
     /** Writes the tree under {@code dir/sys} and returns paths with that sysfs. */
-    HostPaths build(Path dir) throws IOException {
+    public HostPaths build(Path dir) throws IOException {
       Path sys = dir.resolve("sys");
       Path links = Files.createDirectories(sys.resolve("bus/pci/devices"));
       for (Map.Entry<String, Function> entry : functions.entrySet()) {
