@@ -51,8 +51,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class FleetLiveTest {
   static final int HOSTS = 8;
 
+  // Passive watching is off: eight agents start on two cores at once, and eight more JVMs (the
+  // watchers) would only add load to a test about fleet alerts on probe results. Passive reads and
+  // their alerts are PassiveAlertsLiveTest's.
   static final String CONFIG =
       """
+      passive:
+        enabled: false
       probes:
         p2p:
           every: 20s
