@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
+import io.linkwatch.testing.SimControl;
 import io.linkwatch.testing.SimFace;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,15 +112,16 @@ class PassiveAlertsLiveTest {
     Path on = Files.createDirectories(dir.resolve("on"));
     Path off = Files.createDirectories(dir.resolve("off"));
     Path rules = LiveRules.write(dir);
+    // The job holds the devices from before the agents start: no probe ever gets to measure.
+    List<String> job = job(devices);
+    SimControl.write(SimControl.forProcess(on), job.toArray(String[]::new));
+    SimControl.write(SimControl.forProcess(off), job.toArray(String[]::new));
     try (AgentProcess agent =
             AgentProcess.start(on, face, AgentProcess.onlyProbes(config(true)), env);
         AgentProcess blind =
             AgentProcess.start(off, face, AgentProcess.onlyProbes(config(false)), env);
         PrometheusServer prometheus = PrometheusServer.start(on, agent.port(), "1s", rules);
         PrometheusServer blindProm = PrometheusServer.start(off, blind.port(), "1s", rules)) {
-      List<String> job = job(devices);
-      agent.faults(job.toArray(String[]::new));
-      blind.faults(job.toArray(String[]::new));
 
       // The job's traffic shows on the links while no probe can run.
       LiveRules.awaitQuery(
