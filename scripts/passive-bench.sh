@@ -87,15 +87,19 @@ sleep "$idle"
 a1=$(tree_ticks "$on_pid"); b1=$(tree_ticks "$off_pid")
 watcher_rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$(pgrep -P "$on_pid" -f WatcherMain)/status")
 
-# 3. /metrics under load, on then off.
-wrk -t2 -c10 -d"${load}s" --latency "$on" >"$dir/wrk-on.txt"
+# 3. /metrics under load: both warmed up first (the serving path compiles), then off, then on.
+wrk -t2 -c10 -d5s "$on" >/dev/null
+wrk -t2 -c10 -d5s "$off" >/dev/null
 wrk -t2 -c10 -d"${load}s" --latency "$off" >"$dir/wrk-off.txt"
+wrk -t2 -c10 -d"${load}s" --latency "$on" >"$dir/wrk-on.txt"
 series_on=$(curl -fsS "$on" | grep -vc '^#')
 series_off=$(curl -fsS "$off" | grep -vc '^#')
-python3 - "$dir" "$hz" "$idle" "$a0" "$a1" "$b0" "$b1" "$watcher_rss" "$series_on" "$series_off" <<'PY'
+bytes_on=$(curl -fsS "$on" | wc -c)
+bytes_off=$(curl -fsS "$off" | wc -c)
+python3 - "$dir" "$hz" "$idle" "$a0" "$a1" "$b0" "$b1" "$watcher_rss" "$series_on" "$series_off" "$bytes_on" "$bytes_off" <<'PY'
 import re, sys
 d, hz, idle = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-a0, a1, b0, b1, rss, son, soff = map(int, sys.argv[4:11])
+a0, a1, b0, b1, rss, son, soff, bon, boff = map(int, sys.argv[4:13])
 def wrk(path):
     text = open(path).read()
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
@@ -109,5 +113,6 @@ print(f"idle CPU over {idle} s (agent + watcher): passive on {on_cpu:.3f} %, off
       f" (+{on_cpu - off_cpu:.3f} points); watcher RSS {rss / 1024:.1f} MiB")
 print(f"/metrics at 10 connections: on {ron:.0f} req/s p99 {pon:.2f} ms, off {roff:.0f} req/s"
       f" p99 {poff:.2f} ms (on/off throughput {ron / roff:.2f})")
-print(f"series on /metrics: on {son}, off {soff} (+{son - soff} passive series for 8 devices)")
+print(f"series on /metrics: on {son}, off {soff} (+{son - soff} passive series for 8 devices);"
+      f" bytes per scrape {bon} vs {boff}")
 PY

@@ -79,27 +79,8 @@ public final class PassiveStore {
   /** A round of {@code source} that gave no reading (a hang, a dead watcher) for these devices. */
   public synchronized void recordFailure(
       PassiveSource source, List<Integer> failed, ReadResult result, String error, String call) {
-    long now = clock.millis();
     for (int device : failed) {
-      DeviceState before = devices(source).get(device);
-      devices(source)
-          .put(
-              device,
-              new DeviceState(
-                  device,
-                  source,
-                  result,
-                  now,
-                  before == null ? 0 : before.lastSuccessMillis(),
-                  error,
-                  call,
-                  null,
-                  before == null ? List.of() : before.unsupported(),
-                  List.of(),
-                  null,
-                  before == null ? null : before.pciAddress(),
-                  List.of()));
-      count(source, result);
+      unread(source, device, result, error, call, null);
     }
     if (failed.isEmpty()) {
       count(source, result);
@@ -111,28 +92,37 @@ public final class PassiveStore {
    * kept, marked with why they were not refreshed.
    */
   public synchronized void recordSkipped(PassiveSource source, List<Integer> skipped, String why) {
-    long now = clock.millis();
     for (int device : skipped) {
-      DeviceState before = devices(source).get(device);
-      devices(source)
-          .put(
-              device,
-              new DeviceState(
-                  device,
-                  source,
-                  ReadResult.SKIPPED_ACTIVE_PROBE,
-                  now,
-                  before == null ? 0 : before.lastSuccessMillis(),
-                  null,
-                  null,
-                  why,
-                  before == null ? List.of() : before.unsupported(),
-                  before == null ? List.of() : before.links(),
-                  before == null ? null : before.pcieReplays(),
-                  before == null ? null : before.pciAddress(),
-                  List.of()));
-      count(source, ReadResult.SKIPPED_ACTIVE_PROBE);
+      unread(source, device, ReadResult.SKIPPED_ACTIVE_PROBE, null, null, why);
     }
+  }
+
+  /**
+   * A device a round did not read: a skip keeps its last links (counters a few seconds old are
+   * still true), a failure drops them (no series rather than stale ones).
+   */
+  private void unread(
+      PassiveSource source, int device, ReadResult result, String error, String call, String why) {
+    DeviceState before = devices(source).get(device);
+    boolean keep = result == ReadResult.SKIPPED_ACTIVE_PROBE && before != null;
+    devices(source)
+        .put(
+            device,
+            new DeviceState(
+                device,
+                source,
+                result,
+                clock.millis(),
+                before == null ? 0 : before.lastSuccessMillis(),
+                error,
+                call,
+                why,
+                before == null ? List.of() : before.unsupported(),
+                keep ? before.links() : List.of(),
+                keep ? before.pcieReplays() : null,
+                before == null ? null : before.pciAddress(),
+                List.of()));
+    count(source, result);
   }
 
   /**

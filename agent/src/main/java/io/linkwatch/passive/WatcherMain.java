@@ -4,15 +4,12 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.LinkTelemetry;
-import io.linkwatch.runtime.calls.CallJournal;
-import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.MappedCallJournal;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,7 +46,8 @@ public final class WatcherMain {
       return 2;
     }
     Backend backend = Backend.parse(args[0]);
-    try (DeviceRuntime runtime = DeviceRuntimes.open(backend, journal())) {
+    try (DeviceRuntime runtime =
+        DeviceRuntimes.open(backend, MappedCallJournal.fromEnvironment())) {
       LinkTelemetry telemetry = runtime.linkTelemetry();
       int devices = runtime.deviceCount();
       // Ready: the agent waits for this line before its first round.
@@ -75,19 +73,5 @@ public final class WatcherMain {
       }
     }
     return 0;
-  }
-
-  /** The journal the agent made for this watcher; none when started without one. */
-  private static CallJournal journal() {
-    String path = System.getenv(CallJournalFile.ENV);
-    if (path == null || path.isBlank()) {
-      return CallJournal.NONE;
-    }
-    try {
-      return MappedCallJournal.open(Path.of(path));
-    } catch (IOException | RuntimeException e) {
-      System.err.println("linkwatch watcher: cannot map the call journal " + path + ": " + e);
-      return CallJournal.NONE;
-    }
   }
 }

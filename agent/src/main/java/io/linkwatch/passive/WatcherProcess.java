@@ -161,6 +161,8 @@ public final class WatcherProcess implements AutoCloseable {
     stop();
     journal = CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir")));
     ProcessBuilder builder = new ProcessBuilder(command);
+    // As a worker's: no exit hold for device logs (a watcher that exits has nothing to flush).
+    WorkerProcess.applyEnvironment(builder.environment());
     builder.environment().putAll(environment);
     builder.environment().put(CallJournalFile.ENV, journal.path().toString());
     process = builder.start();

@@ -10,15 +10,12 @@ import io.linkwatch.probe.topology.FallbackTopologySource;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
-import io.linkwatch.runtime.calls.CallJournal;
-import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.MappedCallJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +60,7 @@ public final class WorkerMain {
     long started = System.nanoTime();
     DeviceRuntime runtime;
     try {
-      runtime = DeviceRuntimes.open(request.backend(), journal());
+      runtime = DeviceRuntimes.open(request.backend(), MappedCallJournal.fromEnvironment());
     } catch (RuntimeException e) {
       // No library, aclInit failed, ...: nothing ran, and the targets are not known here.
       return ProbeRun.failedBeforeTargets(
@@ -100,23 +97,6 @@ public final class WorkerMain {
                     Set.copyOf(request.targets())));
     log.debug("device activity checks of {}: {}", request.probe(), gate.cost());
     return run.withDevices(gate.activity());
-  }
-
-  /**
-   * The journal the agent made for this worker ({@link CallJournalFile#ENV}); none when started
-   * without one. A journal that cannot be mapped costs the diagnosis, not the run.
-   */
-  private static CallJournal journal() {
-    String path = System.getenv(CallJournalFile.ENV);
-    if (path == null || path.isBlank()) {
-      return CallJournal.NONE;
-    }
-    try {
-      return MappedCallJournal.open(Path.of(path));
-    } catch (IOException | RuntimeException e) {
-      log.warn("cannot map the call journal {}: {}", path, e.getMessage());
-      return CallJournal.NONE;
-    }
   }
 
   private static double seconds(long startedNanos) {

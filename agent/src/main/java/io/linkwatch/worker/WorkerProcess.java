@@ -173,7 +173,7 @@ public final class WorkerProcess implements ProbeRunner {
   }
 
   /** What a worker's environment adds to the agent's (see {@link #DEVICE_LOG_FLUSH_TIMEOUT}). */
-  static void applyEnvironment(java.util.Map<String, String> env) {
+  public static void applyEnvironment(java.util.Map<String, String> env) {
     env.putIfAbsent(DEVICE_LOG_FLUSH_TIMEOUT, "0");
   }
 

@@ -12,10 +12,10 @@ import io.linkwatch.passive.LinkReading;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
+import io.linkwatch.runtime.UnsupportedReadings;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,8 +43,7 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
   private final DcmiCards cards;
   private final BiFunction<Integer, List<LinkType>, List<Integer>> peers;
 
-  /** What each device does not support, by command: never asked again in this process. */
-  private final Map<Integer, Map<String, String>> unsupported = new HashMap<>();
+  private final UnsupportedReadings unsupported = new UnsupportedReadings();
 
   private final Map<Integer, String> pciAddresses = new HashMap<>();
   private final Map<Integer, Memory> buffers = new HashMap<>();
@@ -71,34 +70,27 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
       pci = pciAddress(device, card);
       links.addAll(hccs(device));
       links.addAll(sio(device));
-      return new DeviceLinks(device, source(), pci, links, null, unsupportedOf(device), null, null);
+      return new DeviceLinks(
+          device, source(), pci, links, null, unsupported.of(device), null, null);
     } catch (DeviceException e) {
       return new DeviceLinks(
-          device, source(), pci, links, null, unsupportedOf(device), e.getMessage(), e.function());
+          device, source(), pci, links, null, unsupported.of(device), e.getMessage(), e.function());
     }
-  }
-
-  private List<String> unsupportedOf(int device) {
-    return List.copyOf(unsupported.getOrDefault(device, Map.of()).values());
-  }
-
-  private Map<String, String> unsupported(int device) {
-    return unsupported.computeIfAbsent(device, d -> new LinkedHashMap<>());
   }
 
   private String pciAddress(int device, int[] card) {
     String known = pciAddresses.get(device);
-    if (known != null || unsupported(device).containsKey("pcie_info")) {
+    if (known != null || unsupported.has(device, "pcie_info")) {
       return known;
     }
     Memory info = buffer(PCIE_INFO_SIZE);
     int rc = cards.dcmi().dcmi_get_device_pcie_info_v2(card[0], card[1], info);
     if (rc != 0) {
       // Only the PCIe hops from sysfs depend on it: never a reason to fail the link read.
-      unsupported(device)
-          .put(
-              "pcie_info",
-              "dcmi_get_device_pcie_info_v2 returned " + rc + ": " + DcmiCards.explain(rc));
+      unsupported.add(
+          device,
+          "pcie_info",
+          "dcmi_get_device_pcie_info_v2 returned " + rc + ": " + DcmiCards.explain(rc));
       return null;
     }
     String address = DcmiLinkStructs.parsePcieAddress(bytes(info, PCIE_INFO_SIZE));
@@ -190,7 +182,7 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
    */
   private Optional<ByteBuffer> get(int device, int main, int sub, int size, String what) {
     String key = main + "/" + sub;
-    if (unsupported(device).containsKey(key)) {
+    if (unsupported.has(device, key)) {
       return Optional.empty();
     }
     // Noted again before each call: the topology look-ups in between note other devices.
@@ -200,19 +192,19 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
     IntByReference inOut = new IntByReference(size);
     int rc = cards.dcmi().dcmi_get_device_info(card[0], card[1], main, sub, buf, inOut);
     if (rc != 0 && DcmiCards.permanent(rc)) {
-      unsupported(device)
-          .put(
-              key,
-              "dcmi_get_device_info("
-                  + what
-                  + ", main "
-                  + main
-                  + " sub "
-                  + sub
-                  + ") returned "
-                  + rc
-                  + ": "
-                  + DcmiCards.explain(rc));
+      unsupported.add(
+          device,
+          key,
+          "dcmi_get_device_info("
+              + what
+              + ", main "
+              + main
+              + " sub "
+              + sub
+              + ") returned "
+              + rc
+              + ": "
+              + DcmiCards.explain(rc));
       return Optional.empty();
     }
     if (rc != 0) {

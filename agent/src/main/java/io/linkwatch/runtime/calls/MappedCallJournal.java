@@ -26,6 +26,24 @@ public final class MappedCallJournal implements CallJournal {
     map.order(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /**
+   * The journal the agent made for this process ({@link CallJournalFile#ENV}); none when started
+   * without one. A journal that cannot be mapped costs the diagnosis of a hang, not the work.
+   */
+  public static CallJournal fromEnvironment() {
+    String path = System.getenv(CallJournalFile.ENV);
+    if (path == null || path.isBlank()) {
+      return CallJournal.NONE;
+    }
+    try {
+      return open(Path.of(path));
+    } catch (IOException | RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(MappedCallJournal.class)
+          .warn("cannot map the call journal {}: {}", path, e.getMessage());
+      return CallJournal.NONE;
+    }
+  }
+
   /** Maps {@code file}, which the agent created for this worker. */
   public static MappedCallJournal open(Path file) throws IOException {
     try (FileChannel channel =

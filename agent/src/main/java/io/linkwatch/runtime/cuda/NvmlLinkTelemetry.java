@@ -11,6 +11,7 @@ import io.linkwatch.passive.NvmlFieldValues;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
+import io.linkwatch.runtime.UnsupportedReadings;
 import io.linkwatch.runtime.calls.CallJournal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -37,9 +38,28 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
   private final CallJournal journal;
   private final Function<String, Integer> deviceByBusId;
   private final Map<Integer, List<Link>> links = new HashMap<>();
-  private final Map<Integer, Map<String, String>> unsupported = new HashMap<>();
+  private final UnsupportedReadings unsupported = new UnsupportedReadings();
   private final Function<Integer, String> pciAddress;
   private final Map<Integer, String> pciAddresses = new HashMap<>();
+
+  /**
+   * The data-link error counters by the {@code kind} they are published as. The replay counter is
+   * the NVLink retransmission that HCCS calls a retry, so both are {@code kind="retry"}.
+   */
+  private static final Map<String, Integer> ERROR_COUNTERS =
+      orderedOf(
+          "retry", NvmlLibrary.NVML_NVLINK_ERROR_DL_REPLAY,
+          "recovery", NvmlLibrary.NVML_NVLINK_ERROR_DL_RECOVERY,
+          "crc_flit", NvmlLibrary.NVML_NVLINK_ERROR_DL_CRC_FLIT,
+          "crc_data", NvmlLibrary.NVML_NVLINK_ERROR_DL_CRC_DATA);
+
+  private static Map<String, Integer> orderedOf(Object... pairs) {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], (Integer) pairs[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
+  }
 
   /** A link that exists, with its far end. */
   private record Link(int index, String peer) {}
@@ -124,10 +144,17 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
       }
       replays = replays(nvml, handle, device);
       return new DeviceLinks(
-          device, source(), pci, out, replays, unsupportedOf(device), null, null);
+          device, source(), pci, out, replays, unsupported.of(device), null, null);
     } catch (DeviceException e) {
       return new DeviceLinks(
-          device, source(), pci, out, replays, unsupportedOf(device), e.getMessage(), e.function());
+          device,
+          source(),
+          pci,
+          out,
+          replays,
+          unsupported.of(device),
+          e.getMessage(),
+          e.function());
     }
   }
 
@@ -142,7 +169,7 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
       }
       if (rc == NvmlLibrary.NVML_ERROR_NOT_SUPPORTED) {
         if (link == 0) {
-          unsupported(device).put("nvlink", "nvmlDeviceGetNvLinkState returned 3: not supported");
+          unsupported.add(device, "nvlink", "nvmlDeviceGetNvLinkState returned 3: not supported");
           break; // a GPU without NVLink
         }
         continue;
@@ -169,7 +196,7 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
 
   /** {tx, rx} KiB per link (-1: not supported), or null when the call is not supported at all. */
   private long[][] traffic(NvmlLibrary nvml, Pointer handle, int device, List<Link> known) {
-    if (known.isEmpty() || unsupported(device).containsKey("fields")) {
+    if (known.isEmpty() || unsupported.has(device, "fields")) {
       return null;
     }
     int count = known.size() * 2;
@@ -183,7 +210,7 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
     }
     int rc = nvml.nvmlDeviceGetFieldValues(handle, count, values);
     if (rc == NvmlLibrary.NVML_ERROR_NOT_SUPPORTED) {
-      unsupported(device).put("fields", "nvmlDeviceGetFieldValues returned 3: not supported");
+      unsupported.add(device, "fields", "nvmlDeviceGetFieldValues returned 3: not supported");
       return null;
     }
     NvmlDevices.check(nvml, "nvmlDeviceGetFieldValues", rc);
@@ -206,14 +233,14 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
       String kind,
       Map<String, Long> into) {
     String key = "error/" + kind;
-    if (unsupported(device).containsKey(key)) {
+    if (unsupported.has(device, key)) {
       return;
     }
     LongByReference value = new LongByReference();
     int rc = nvml.nvmlDeviceGetNvLinkErrorCounter(handle, link.index(), counter, value);
     if (rc == NvmlLibrary.NVML_ERROR_NOT_SUPPORTED) {
-      unsupported(device)
-          .put(key, "nvmlDeviceGetNvLinkErrorCounter(" + kind + ") returned 3: not supported");
+      unsupported.add(
+          device, key, "nvmlDeviceGetNvLinkErrorCounter(" + kind + ") returned 3: not supported");
       return;
     }
     NvmlDevices.check(nvml, "nvmlDeviceGetNvLinkErrorCounter", rc);
@@ -221,25 +248,17 @@ final class NvmlLinkTelemetry implements LinkTelemetry {
   }
 
   private Long replays(NvmlLibrary nvml, Pointer handle, int device) {
-    if (unsupported(device).containsKey("pcie_replay")) {
+    if (unsupported.has(device, "pcie_replay")) {
       return null;
     }
     IntByReference value = new IntByReference();
     int rc = nvml.nvmlDeviceGetPcieReplayCounter(handle, value);
     if (rc == NvmlLibrary.NVML_ERROR_NOT_SUPPORTED) {
-      unsupported(device)
-          .put("pcie_replay", "nvmlDeviceGetPcieReplayCounter returned 3: not supported");
+      unsupported.add(
+          device, "pcie_replay", "nvmlDeviceGetPcieReplayCounter returned 3: not supported");
       return null;
     }
     NvmlDevices.check(nvml, "nvmlDeviceGetPcieReplayCounter", rc);
     return Integer.toUnsignedLong(value.getValue());
-  }
-
-  private List<String> unsupportedOf(int device) {
-    return List.copyOf(unsupported.getOrDefault(device, Map.of()).values());
-  }
-
-  private Map<String, String> unsupported(int device) {
-    return unsupported.computeIfAbsent(device, d -> new LinkedHashMap<>());
   }
 }
