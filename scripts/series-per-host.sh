@@ -8,7 +8,8 @@
 # interval less its deadline), so every series exists within a few minutes.
 # Usage: scripts/series-per-host.sh [SIM_PROFILE]   (default: the sim's A3, two dies)
 #   e.g. scripts/series-per-host.sh native/profiles/8x910b-hccs.profile
-# Env: JAR (default agent/target/linkwatch.jar, built if missing).
+#        BACKEND=sim-cuda scripts/series-per-host.sh   (the sim's 8 x H200, 18 NVLinks each)
+# Env: JAR (default agent/target/linkwatch.jar, built if missing), BACKEND (sim or sim-cuda).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=${JAR:-agent/target/linkwatch.jar}
@@ -16,7 +17,7 @@ jar=${JAR:-agent/target/linkwatch.jar}
 tmp=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
-sed -e 's/^listen: .*/listen: 127.0.0.1:0/' -e 's/^backend: .*/backend: sim/' \
+sed -e 's/^listen: .*/listen: 127.0.0.1:0/' -e "s/^backend: .*/backend: ${BACKEND:-sim}/" \
     -e 's/^budget: .*/budget: 0.9/' \
     -e 's/^\(    warmup: \).*/\11/' -e 's/^\(    iterations: \).*/\12/' \
     -e 's/^\(  command: \).*/\1[false]/' \
@@ -50,7 +51,7 @@ curl -fsS -H 'Accept-Encoding: gzip' --output "$tmp/metrics.gz" "$url"
 series=$(grep -vc '^#' "$tmp/metrics")
 echo "profile: ${1:-sim default (A3, two dies)}"
 echo "devices: $(grep -c '^linkwatch_device_info{' "$tmp/metrics"); p2p pairs: $(grep -c '^linkwatch_link_info{' "$tmp/metrics")"
-echo "series: $series (linkwatch_*: $(grep -c '^linkwatch_' "$tmp/metrics"))"
+echo "series: $series (linkwatch_*: $(grep -c '^linkwatch_' "$tmp/metrics"); passive, link_ pcie_ passive_: $(grep -cE '^linkwatch_(link_(up|lanes|transmit|receive|errors)|pcie_|passive_)' "$tmp/metrics"))"
 echo "bytes per scrape: $(wc -c <"$tmp/metrics") plain, $(wc -c <"$tmp/metrics.gz") gzip"
 echo "series per family:"
 grep -v '^#' "$tmp/metrics" | sed -E 's/[{ ].*//; s/_(bucket|count|sum|created)$//' | sort | uniq -c | sort -rn | awk '{printf "  %5d %s\n", $1, $2}'

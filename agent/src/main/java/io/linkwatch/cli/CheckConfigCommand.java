@@ -24,11 +24,23 @@ final class CheckConfigCommand implements Callable<Integer> {
   public Integer call() {
     AgentConfig cfg = ConfigLoader.load(file);
     long enabled = cfg.probes().values().stream().filter(p -> p.enabled()).count();
+    String passive =
+        cfg.passive().enabled()
+            ? "passive every "
+                + io.linkwatch.util.Durations.format(cfg.passive().interval())
+                + " from "
+                + String.join(
+                    "+",
+                    cfg.passive().sources().stream()
+                        .sorted()
+                        .map(io.linkwatch.passive.PassiveSource::id)
+                        .toList())
+            : "passive off";
     spec.commandLine()
         .getOut()
         .printf(
-            "%s: ok (backend %s, %d probes enabled, listen %s)%n",
-            file, cfg.backend().id(), enabled, cfg.listen());
+            "%s: ok (backend %s, %d probes enabled, %s, listen %s)%n",
+            file, cfg.backend().id(), enabled, passive, cfg.listen());
     return 0;
   }
 }

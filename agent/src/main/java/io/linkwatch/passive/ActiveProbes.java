@@ -42,10 +42,27 @@ public final class ActiveProbes {
     notifyAll();
   }
 
-  /** A read round starts: what it must leave alone, if anything. Pair with {@link #endRead}. */
+  /** A read round starts now: what it must leave alone, if anything. Pair with {@link #endRead}. */
   public synchronized Optional<Measurement> beginRead() {
     reading = true;
     return Optional.ofNullable(current);
+  }
+
+  /**
+   * A read round starts once no probe run is in progress, or after {@code maxWait}: what it must
+   * leave alone, if anything. Pair with {@link #endRead}.
+   */
+  public synchronized Optional<Measurement> beginRead(java.time.Duration maxWait)
+      throws InterruptedException {
+    long end = System.nanoTime() + maxWait.toNanos();
+    while (current != null) {
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return beginRead();
   }
 
   public synchronized void endRead() {

@@ -101,7 +101,15 @@ public final class PassiveWatcher implements AutoCloseable {
       store.recordRound(library, (System.nanoTime() - started) / 1e9);
       return;
     }
-    Optional<ActiveProbes.Measurement> measuring = active.beginRead();
+    Optional<ActiveProbes.Measurement> measuring;
+    try {
+      // Between two probe runs rather than never: probes run back to back in the first minutes.
+      measuring = active.beginRead(config.interval());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    long readStarted = System.nanoTime();
     try {
       List<Integer> known = store.knownDevices(library);
       if (measuring.isPresent() && measuring.get().allDevices()) {
@@ -135,7 +143,7 @@ public final class PassiveWatcher implements AutoCloseable {
                   library, skip.stream().filter(d -> d < devices).toList(), why(m)));
     } finally {
       active.endRead();
-      store.recordRound(library, (System.nanoTime() - started) / 1e9);
+      store.recordRound(library, (System.nanoTime() - readStarted) / 1e9);
     }
   }
 

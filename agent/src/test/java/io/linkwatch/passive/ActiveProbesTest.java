@@ -42,4 +42,32 @@ class ActiveProbesTest {
     probe.get(5, TimeUnit.SECONDS);
     assertThat(a.beginRead().orElseThrow().allDevices()).isTrue();
   }
+
+  @Test
+  void aReadRoundWaitsForTheProbeRunToEndUpToItsBound() throws Exception {
+    ActiveProbes a = new ActiveProbes();
+    a.begin("topology", Set.of());
+    CompletableFuture<java.util.Optional<ActiveProbes.Measurement>> round =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return a.beginRead(java.time.Duration.ofSeconds(30));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.sleep(200);
+    assertThat(round).isNotDone();
+    a.end();
+    assertThat(round.get(5, TimeUnit.SECONDS)).isEmpty();
+    a.endRead();
+
+    // A run longer than the bound: the round goes ahead and leaves its devices out.
+    a.begin("p2p", Set.of(0, 1));
+    long started = System.nanoTime();
+    ActiveProbes.Measurement m = a.beginRead(java.time.Duration.ofMillis(300)).orElseThrow();
+    assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(300_000_000L);
+    assertThat(m.devices()).containsExactlyInAnyOrder(0, 1);
+    a.endRead();
+  }
 }
