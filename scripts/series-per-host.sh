@@ -49,7 +49,7 @@ curl -fsS "$url" >"$tmp/metrics"
 curl -fsS -H 'Accept-Encoding: gzip' --output "$tmp/metrics.gz" "$url"
 
 series=$(grep -vc '^#' "$tmp/metrics")
-echo "profile: ${1:-sim default (A3, two dies)}"
+echo "backend: ${BACKEND:-sim}; profile: ${1:-built-in default of the face (sim: A3, two dies; sim-cuda: 8 x H200)}"
 echo "devices: $(grep -c '^linkwatch_device_info{' "$tmp/metrics"); p2p pairs: $(grep -c '^linkwatch_link_info{' "$tmp/metrics")"
 echo "series: $series (linkwatch_*: $(grep -c '^linkwatch_' "$tmp/metrics"); passive, link_ pcie_ passive_: $(grep -cE '^linkwatch_(link_(up|lanes|transmit|receive|errors)|pcie_|passive_)' "$tmp/metrics"))"
 echo "bytes per scrape: $(wc -c <"$tmp/metrics") plain, $(wc -c <"$tmp/metrics.gz") gzip"
