@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       ProbeCommand.class,
       TopoCommand.class,
       CompareCommand.class,
+      StatusCommand.class,
       CheckConfigCommand.class
     })
 public final class Main {

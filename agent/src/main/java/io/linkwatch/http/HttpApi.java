@@ -6,6 +6,7 @@ import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.DeviceActivity;
+import io.linkwatch.registry.ProbeKind;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
@@ -170,6 +171,11 @@ public final class HttpApi implements AutoCloseable {
                       : null);
       Instant n = next.get(s.probe());
       o.put("next_run", n == null ? null : n.toString());
+      // The last figures, as the probe's JSON writes them ({"type": "P2pBandwidth", ...}): what
+      // `linkwatch status` judges against the expected figures.
+      JsonArray figures = new JsonArray();
+      s.measurements().forEach(m -> figures.add(new JsonObject(ProbeKind.JSON.write(m))));
+      o.put("measurements", figures);
       if (s.deferred()) {
         o.put(
             "waiting_for_idle_since",

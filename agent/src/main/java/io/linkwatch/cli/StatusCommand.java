@@ -1,0 +1,151 @@
+package io.linkwatch.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import io.linkwatch.verdict.ExpectedFigures;
+import io.linkwatch.verdict.Verdict;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linkwatch status}: the node's link verdict from the running agent, at once and without
+ * device work, for health-check programs (Slurm's HealthCheckProgram, node-problem-detector,
+ * Nagios). The first line is at most 80 characters: {@code OK|WARN|FAIL|UNKNOWN - <what>:
+ * <reason>}.
+ *
+ * <p>Exit codes: {@code text} and {@code npd} (node-problem-detector's plugin contract) 0 OK or
+ * WARN, 1 FAIL, 2 UNKNOWN; {@code nagios} 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The node's link verdict from the running agent: instant, no device work.",
+      "Exit: 0 OK, 1 FAIL, 2 UNKNOWN (nagios: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN)."
+    })
+final class StatusCommand implements Callable<Integer> {
+  enum Format {
+    TEXT,
+    NAGIOS,
+    NPD
+  }
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      defaultValue = "http://127.0.0.1:10187",
+      description = "The agent's address (default: ${DEFAULT-VALUE}).")
+  String url;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      converter = FormatConverter.class,
+      description = "text (every finding), nagios or npd (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
+      description = "How long to wait for the agent (default: ${DEFAULT-VALUE}).")
+  Duration timeout;
+
+  static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
+    @Override
+    public Format convert(String value) {
+      try {
+        return Format.valueOf(value.strip().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "' is not a format: use text, nagios or npd");
+      }
+    }
+  }
+
+  static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return io.linkwatch.util.Durations.parse(value);
+    }
+  }
+
+  @Override
+  public Integer call() {
+    String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    Verdict verdict;
+    try {
+      verdict = Verdict.judge(fetch(base + "/api/v1/status"), ExpectedFigures.SHIPPED);
+    } catch (IOException | JsonParseException | IllegalStateException e) {
+      verdict = Verdict.unreachable(base, String.valueOf(e.getMessage()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      verdict = Verdict.unreachable(base, "interrupted");
+    }
+    var out = spec.commandLine().getOut();
+    out.println(verdict.firstLine(word(verdict.state())));
+    if (format != Format.NPD) {
+      for (Verdict.Finding f : verdict.findings()) {
+        out.println("  " + f.state().name().toLowerCase(Locale.ROOT) + " " + f.line());
+      }
+      verdict.notes().forEach(n -> out.println("  note: " + n));
+    }
+    out.flush();
+    return exitCode(verdict.state());
+  }
+
+  private JsonObject fetch(String statusUrl) throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(statusUrl)).timeout(timeout).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IOException("HTTP " + r.statusCode() + " from " + statusUrl);
+    }
+    return JsonParser.parseString(r.body()).getAsJsonObject();
+  }
+
+  private String word(Verdict.State state) {
+    if (format != Format.NAGIOS) {
+      return state.name();
+    }
+    return switch (state) {
+      case OK -> "OK";
+      case WARN -> "WARNING";
+      case FAIL -> "CRITICAL";
+      case UNKNOWN -> "UNKNOWN";
+    };
+  }
+
+  int exitCode(Verdict.State state) {
+    if (format == Format.NAGIOS) {
+      return switch (state) {
+        case OK -> 0;
+        case WARN -> 1;
+        case FAIL -> 2;
+        case UNKNOWN -> 3;
+      };
+    }
+    return switch (state) {
+      case OK, WARN -> 0;
+      case FAIL -> 1;
+      case UNKNOWN -> 2;
+    };
+  }
+}

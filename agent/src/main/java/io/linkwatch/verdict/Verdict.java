@@ -1,0 +1,253 @@
+package io.linkwatch.verdict;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A node's link verdict from what the agent last knew ({@code /api/v1/status}): no device work, so
+ * a health-check program may ask at any time. FAIL when a link is down or downtrained (passive
+ * reads), a probe target failed, or a figure is under its product's floor; WARN in the warning
+ * band; UNKNOWN when the agent has nothing to judge by or its reads fail; else OK.
+ *
+ * <pre>
+ * FAIL - dev0 HCCS link 3 (to 3): LW-LINK-LANES 2 of 4 lanes
+ * OK - 2 devices, 2 p2p pairs, 2 links: as expected for Ascend910_9382
+ * </pre>
+ */
+public record Verdict(State state, List<Finding> findings, String summary, List<String> notes) {
+  /** The verdict's states, worst last. */
+  public enum State {
+    OK,
+    WARN,
+    UNKNOWN,
+    FAIL
+  }
+
+  /**
+   * One thing found: a stable code per kind of failure, what it concerns, and why.
+   *
+   * @param code e.g. {@code LW-LINK-LANES}
+   * @param subject e.g. {@code dev0 HCCS link 3 (to 3)}
+   * @param detail e.g. {@code 2 of 4 lanes}
+   */
+  public record Finding(String code, State state, String subject, String detail) {
+    public String line() {
+      // The code comes first, so that a first line cut at 80 characters still carries it.
+      return subject + ": " + code + " " + detail;
+    }
+  }
+
+  public static final int MAX_FIRST_LINE = 80;
+
+  public Verdict {
+    findings = List.copyOf(findings);
+    notes = List.copyOf(notes);
+  }
+
+  /** The verdict when the agent could not be asked at all. */
+  public static Verdict unreachable(String url, String why) {
+    Finding f = new Finding("LW-NO-AGENT", State.UNKNOWN, "agent at " + url, why);
+    return new Verdict(State.UNKNOWN, List.of(f), f.line(), List.of());
+  }
+
+  /** Judges the agent's status document against {@code expected}. */
+  public static Verdict judge(JsonObject status, List<ExpectedFigure> expected) {
+    List<Finding> findings = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    Map<Integer, String> names = deviceNames(status);
+    Set<String> unknownProducts = new LinkedHashSet<>();
+    int pairs = 0;
+    for (JsonElement e : array(status, "targets")) {
+      JsonObject t = e.getAsJsonObject();
+      String probe = string(t, "probe");
+      String target = string(t, "target");
+      String result = string(t, "result");
+      if (result.equals("error") || result.equals("timeout")) {
+        findings.add(
+            new Finding(
+                "LW-PROBE-FAILED",
+                State.FAIL,
+                probe + " " + target,
+                result + ": " + oneLine(string(t, "error"))));
+        continue;
+      }
+      for (JsonElement m : array(t, "measurements")) {
+        JsonObject fig = m.getAsJsonObject();
+        if (!"P2pBandwidth".equals(string(fig, "type"))) {
+          continue;
+        }
+        pairs++;
+        int src = fig.get("src").getAsInt();
+        String name = names.get(src);
+        String link = string(fig, "link");
+        long size = fig.get("sizeBytes").getAsLong();
+        double bw = fig.get("bytesPerSecond").getAsDouble();
+        var row = ExpectedFigures.find(expected, name, link, probe, size);
+        if (row.isEmpty()) {
+          if (name != null && !ExpectedFigures.knows(expected, name)) {
+            unknownProducts.add(name);
+          }
+          continue;
+        }
+        ExpectedFigure x = row.get();
+        String subject = probe + " " + target + " " + link + " " + size / (1 << 20) + "MiB";
+        if (bw < x.floorBytesPerSecond()) {
+          findings.add(
+              new Finding(
+                  "LW-BELOW-FLOOR",
+                  State.FAIL,
+                  subject,
+                  gbps(bw) + ", floor " + gbps(x.floorBytesPerSecond())));
+        } else if (bw < x.warnBytesPerSecond()) {
+          findings.add(
+              new Finding(
+                  "LW-BELOW-EXPECTED",
+                  State.WARN,
+                  subject,
+                  gbps(bw) + ", expected " + gbps(x.warnBytesPerSecond())));
+        }
+      }
+    }
+    int links = passive(status, findings);
+    for (String product : unknownProducts) {
+      notes.add(
+          "no expected figures for "
+              + product
+              + ": judged on link state, probe health and its own alerts only");
+    }
+    State state = State.OK;
+    for (Finding f : findings) {
+      if (f.state().compareTo(state) > 0) {
+        state = f.state();
+      }
+    }
+    if (findings.isEmpty() && pairs == 0 && links == 0) {
+      Finding f =
+          new Finding(
+              "LW-NO-DATA", State.UNKNOWN, "agent", "no probe figures or link readings yet");
+      findings.add(f);
+      state = State.UNKNOWN;
+    }
+    String summary =
+        state == State.OK
+            ? String.format(
+                Locale.ROOT,
+                "%d devices, %d p2p figures, %d links: %s",
+                names.size(),
+                pairs,
+                links,
+                unknownProducts.isEmpty() ? "as expected" : "no expected figures")
+            : worst(findings, state).line() + more(findings, state);
+    return new Verdict(state, findings, summary, notes);
+  }
+
+  /** Link state and read health from the passive section; returns the links seen. */
+  private static int passive(JsonObject status, List<Finding> findings) {
+    JsonElement p = status.get("passive");
+    if (p == null || !p.isJsonObject()) {
+      return 0;
+    }
+    int links = 0;
+    for (JsonElement e : array(p.getAsJsonObject(), "devices")) {
+      JsonObject d = e.getAsJsonObject();
+      String source = string(d, "source");
+      String result = string(d, "result");
+      if (result.equals("error") || result.equals("timeout")) {
+        String call = string(d, "failed_call");
+        findings.add(
+            new Finding(
+                "LW-READ-FAILED",
+                State.UNKNOWN,
+                "dev" + d.get("device").getAsInt() + " " + source + " read",
+                result + (call.isEmpty() ? "" : " in " + call)));
+      }
+      for (JsonElement le : array(d, "links")) {
+        JsonObject l = le.getAsJsonObject();
+        links++;
+        String subject =
+            "dev"
+                + d.get("device").getAsInt()
+                + " "
+                + string(l, "link_type")
+                + " link "
+                + string(l, "link")
+                + " (to "
+                + string(l, "peer")
+                + ")";
+        if (l.has("up") && !l.get("up").isJsonNull() && !l.get("up").getAsBoolean()) {
+          findings.add(new Finding("LW-LINK-DOWN", State.FAIL, subject, "down"));
+        } else if (isNumber(l, "lanes")
+            && isNumber(l, "lanes_max")
+            && l.get("lanes").getAsInt() < l.get("lanes_max").getAsInt()) {
+          findings.add(
+              new Finding(
+                  "LW-LINK-LANES",
+                  State.FAIL,
+                  subject,
+                  l.get("lanes").getAsInt() + " of " + l.get("lanes_max").getAsInt() + " lanes"));
+        }
+      }
+    }
+    return links;
+  }
+
+  private static Map<Integer, String> deviceNames(JsonObject status) {
+    Map<Integer, String> names = new HashMap<>();
+    for (JsonElement e : array(status, "targets")) {
+      for (JsonElement m : array(e.getAsJsonObject(), "measurements")) {
+        JsonObject fig = m.getAsJsonObject();
+        if ("DeviceInfo".equals(string(fig, "type"))) {
+          names.put(fig.get("device").getAsInt(), string(fig, "name"));
+        }
+      }
+    }
+    return names;
+  }
+
+  private static Finding worst(List<Finding> findings, State state) {
+    return findings.stream().filter(f -> f.state() == state).findFirst().orElseThrow();
+  }
+
+  private static String more(List<Finding> findings, State state) {
+    long others = findings.stream().filter(f -> f.state() == state).count() - 1;
+    return others > 0 ? " (+" + others + " more)" : "";
+  }
+
+  /** {@code OK - <summary>}, at most 80 characters. */
+  public String firstLine(String stateWord) {
+    String line = stateWord + " - " + summary;
+    return line.length() <= MAX_FIRST_LINE ? line : line.substring(0, MAX_FIRST_LINE - 1) + "…";
+  }
+
+  private static String gbps(double bytesPerSecond) {
+    return String.format(Locale.ROOT, "%.1f GB/s", bytesPerSecond / 1e9);
+  }
+
+  private static String oneLine(String s) {
+    String line = s.lines().findFirst().orElse("");
+    return line.length() > 120 ? line.substring(0, 119) + "…" : line;
+  }
+
+  private static JsonArray array(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
+  }
+
+  private static String string(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e == null || e.isJsonNull() ? "" : e.getAsString();
+  }
+
+  private static boolean isNumber(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber();
+  }
+}

@@ -1,0 +1,151 @@
+package io.linkwatch.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.linkwatch.verdict.Verdict.State;
+import org.junit.jupiter.api.Test;
+
+class VerdictTest {
+  /** An A3's status: the topology names the dies, p2p 0->1 at 256 MiB, one SIO link read. */
+  static JsonObject a3(double p2pBytesPerSecond, String link, String result) {
+    return JsonParser.parseString(
+            """
+            {"targets": [
+              {"probe": "topology", "target": "dev0", "result": "success", "error": "",
+               "measurements": [{"type": "DeviceInfo", "device": 0, "name": "Ascend910_9382"}]},
+              {"probe": "topology", "target": "dev1", "result": "success", "error": "",
+               "measurements": [{"type": "DeviceInfo", "device": 1, "name": "Ascend910_9382"}]},
+              {"probe": "p2p", "target": "0->1", "result": "%s",
+               "error": "aclrtSynchronizeStream returned 507011: injected fault\\nmore",
+               "measurements": [{"type": "P2pBandwidth", "src": 0, "dst": 1, "link": "SIO",
+                                 "sizeBytes": 268435456, "bytesPerSecond": %s}]}],
+             "passive": {"devices": [
+              {"source": "dcmi", "device": 0, "result": "success",
+               "links": [%s]}]}}
+            """
+                .formatted(result, p2pBytesPerSecond, link))
+        .getAsJsonObject();
+  }
+
+  static final String SIO = "{\"link\": \"0\", \"link_type\": \"SIO\", \"peer\": \"1\"}";
+
+  static Verdict judge(JsonObject status) {
+    return Verdict.judge(status, ExpectedFigures.SHIPPED);
+  }
+
+  @Test
+  void aHealthyA3IsOk() {
+    Verdict v = judge(a3(165e9, SIO, "success"));
+    assertThat(v.state()).isEqualTo(State.OK);
+    assertThat(v.firstLine("OK")).isEqualTo("OK - 2 devices, 1 p2p figures, 1 links: as expected");
+    assertThat(v.notes()).isEmpty();
+  }
+
+  @Test
+  void aFigureUnderTheFloorFailsAndOneInTheBandWarns() {
+    // 256 MiB on an A3's SIO: seed 000 measured 155.1 GB/s; floor 80 %, warning 90 %.
+    Verdict low = judge(a3(100e9, SIO, "success"));
+    assertThat(low.state()).isEqualTo(State.FAIL);
+    assertThat(low.firstLine("FAIL"))
+        .isEqualTo("FAIL - p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 100.0 GB/s, floor 124.1 GB/s");
+    Verdict band = judge(a3(130e9, SIO, "success"));
+    assertThat(band.state()).isEqualTo(State.WARN);
+    assertThat(band.findings())
+        .extracting(Verdict.Finding::code)
+        .containsExactly("LW-BELOW-EXPECTED");
+  }
+
+  @Test
+  void aDowntrainedOrDownLinkFailsWhateverTheFigures() {
+    Verdict lanes =
+        judge(
+            a3(
+                165e9,
+                "{\"link\": \"3\", \"link_type\": \"HCCS\", \"peer\": \"3\", \"up\": true,"
+                    + " \"lanes\": 2, \"lanes_max\": 4}",
+                "success"));
+    assertThat(lanes.state()).isEqualTo(State.FAIL);
+    assertThat(lanes.firstLine("FAIL"))
+        .isEqualTo("FAIL - dev0 HCCS link 3 (to 3): LW-LINK-LANES 2 of 4 lanes");
+    Verdict down =
+        judge(
+            a3(
+                165e9,
+                "{\"link\": \"5\", \"link_type\": \"NVLINK\", \"peer\": \"nvswitch\", \"up\":"
+                    + " false}",
+                "success"));
+    assertThat(down.findings()).extracting(Verdict.Finding::code).containsExactly("LW-LINK-DOWN");
+  }
+
+  @Test
+  void aFailedProbeTargetFailsWithItsFirstErrorLine() {
+    Verdict v = judge(a3(165e9, SIO, "error"));
+    assertThat(v.state()).isEqualTo(State.FAIL);
+    assertThat(v.findings().get(0).line())
+        .isEqualTo(
+            "p2p 0->1: LW-PROBE-FAILED error: aclrtSynchronizeStream returned 507011: injected"
+                + " fault");
+    assertThat(v.firstLine("FAIL")).hasSizeLessThanOrEqualTo(80).endsWith("…");
+  }
+
+  @Test
+  void nothingToJudgeByIsUnknown() {
+    Verdict v = judge(JsonParser.parseString("{\"targets\": []}").getAsJsonObject());
+    assertThat(v.state()).isEqualTo(State.UNKNOWN);
+    assertThat(v.firstLine("UNKNOWN"))
+        .isEqualTo("UNKNOWN - agent: LW-NO-DATA no probe figures or link readings yet");
+    assertThat(Verdict.unreachable("http://127.0.0.1:1", "Connection refused").state())
+        .isEqualTo(State.UNKNOWN);
+  }
+
+  @Test
+  void aFailedPassiveReadIsUnknownUnlessSomethingFails() {
+    JsonObject status = a3(165e9, SIO, "success");
+    status
+        .getAsJsonObject("passive")
+        .getAsJsonArray("devices")
+        .add(
+            JsonParser.parseString(
+                "{\"source\": \"dcmi\", \"device\": 1, \"result\": \"timeout\","
+                    + " \"failed_call\": \"dcmi_get_device_info\", \"links\": []}"));
+    Verdict v = judge(status);
+    assertThat(v.state()).isEqualTo(State.UNKNOWN);
+    assertThat(v.firstLine("UNKNOWN"))
+        .isEqualTo("UNKNOWN - dev1 dcmi read: LW-READ-FAILED timeout in dcmi_get_device_info");
+  }
+
+  @Test
+  void aProductWithoutExpectedFiguresIsJudgedWithoutThemAndSaysSo() {
+    JsonObject status = a3(1e9, SIO, "success");
+    status
+        .getAsJsonArray("targets")
+        .forEach(
+            t ->
+                t.getAsJsonObject()
+                    .getAsJsonArray("measurements")
+                    .forEach(
+                        m -> {
+                          if (m.getAsJsonObject().has("name")) {
+                            m.getAsJsonObject().addProperty("name", "Ascend910B3");
+                          }
+                        }));
+    Verdict v = judge(status);
+    assertThat(v.state()).isEqualTo(State.OK);
+    assertThat(v.notes())
+        .containsExactly(
+            "no expected figures for Ascend910B3: judged on link state, probe health and its own"
+                + " alerts only");
+  }
+
+  @Test
+  void everyShippedFigureNamesItsSourceAndHasItsFloorUnderItsWarning() {
+    assertThat(ExpectedFigures.SHIPPED)
+        .allSatisfy(
+            f -> {
+              assertThat(f.source()).isNotBlank();
+              assertThat(f.floorBytesPerSecond()).isPositive().isLessThan(f.warnBytesPerSecond());
+            });
+  }
+}
