@@ -1,0 +1,61 @@
+#!/bin/sh
+# linkwatch's Slurm HealthCheckProgram: drains this node when the running agent's link verdict is
+# FAIL, resumes it when the verdict is OK again, and touches nothing else.
+#
+#   slurm.conf:  HealthCheckProgram=/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh
+#                HealthCheckInterval=300
+#                HealthCheckNodeState=NONDRAINED_IDLE,CYCLE
+#
+# It asks `linkwatch status` (instant: the agent's last results, no device work):
+#   FAIL     (exit 1)  drain with Reason="linkwatch: <what>: <code> <detail>", unless the node is
+#                      already drained or down for another reason (another tool's, an operator's):
+#                      that reason is left as it is.
+#   OK/WARN  (exit 0)  resume the node only if its reason starts with "linkwatch:" (a drain of
+#                      this script's); a node drained for anything else stays drained.
+#   UNKNOWN  (exit 2)  nothing changes: an agent that cannot be asked (stopped, restarting) says
+#                      nothing about the links. Said on stderr, which slurmd logs.
+# It always exits 0: Slurm does nothing with the program's exit status, the actions are its own.
+#
+# Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent,
+# default http://127.0.0.1:10187), SCONTROL (default scontrol), SLURMD_NODENAME (set by slurmd;
+# else the short host name).
+set -u
+linkwatch=${LINKWATCH:-/usr/bin/linkwatch}
+url=${LINKWATCH_URL:-http://127.0.0.1:10187}
+scontrol=${SCONTROL:-scontrol}
+node=${SLURMD_NODENAME:-$(hostname -s)}
+prefix="linkwatch:"
+
+verdict=$("$linkwatch" status --url "$url" --format npd 2>/dev/null)
+rc=$?
+line=$(printf '%s\n' "$verdict" | head -n 1)
+
+# The node's current reason (empty when none) and state flags.
+info=$("$scontrol" show node "$node" 2>/dev/null) || {
+  echo "linkwatch-healthcheck: scontrol show node $node failed; nothing done" >&2
+  exit 0
+}
+reason=$(printf '%s\n' "$info" | sed -n 's/^ *Reason=\(.*\) \[.*\]$/\1/p; t; s/^ *Reason=\(.*\)$/\1/p' | head -n 1)
+state=$(printf '%s\n' "$info" | sed -n 's/.*State=\([^ ]*\).*/\1/p' | head -n 1)
+ours=false
+case "$reason" in "$prefix"*) ours=true ;; esac
+
+case $rc in
+  1)
+    msg="$prefix ${line#FAIL - }"
+    if [ -n "$reason" ] && [ "$ours" = false ]; then
+      echo "linkwatch-healthcheck: $line; $node is already $state for: $reason (left alone)" >&2
+    elif [ "$reason" != "$msg" ]; then
+      "$scontrol" update NodeName="$node" State=DRAIN Reason="$msg"
+    fi
+    ;;
+  0)
+    if [ "$ours" = true ]; then
+      "$scontrol" update NodeName="$node" State=RESUME
+    fi
+    ;;
+  *)
+    echo "linkwatch-healthcheck: ${line:-no verdict} (rc $rc); nothing done" >&2
+    ;;
+esac
+exit 0
