@@ -78,6 +78,8 @@ for f in /usr/share/linkwatch/linkwatch.jar /etc/linkwatch/linkwatch.yaml /etc/d
     check "installed: $f" test -f "$f"
 done
 check "installed and executable: /usr/bin/linkwatch" test -x /usr/bin/linkwatch
+check "installed and executable: the Slurm health check" test -x /usr/share/linkwatch/slurm/linkwatch-healthcheck.sh
+check "installed: the node-problem-detector monitor" test -f /usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json
 conffiles=$(dpkg-query -W -f '${Conffiles}' linkwatch)
 check "conffiles registered: /etc/linkwatch/linkwatch.yaml, /etc/default/linkwatch" \
     bash -c '[[ "$1" == *"/etc/linkwatch/linkwatch.yaml "* && "$1" == *"/etc/default/linkwatch "* ]]' _ "$conffiles"

@@ -81,6 +81,10 @@ if [ "$mode" = install ]; then
     install -D -m 0755 "$here/bin/linkwatch" "$DESTDIR/usr/bin/linkwatch"
     install -D -m 0644 "$here/systemd/linkwatch.service" "$DESTDIR$unitdir/linkwatch.service"
     install -D -m 0644 "$here/README.md" "$DESTDIR/usr/share/doc/linkwatch/README.md"
+    install -D -m 0755 "$here/share/slurm/linkwatch-healthcheck.sh" \
+        "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh"
+    install -D -m 0644 "$here/share/node-problem-detector/linkwatch-monitor.json" \
+        "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
     install -d -m 0755 "$DESTDIR/etc/linkwatch" "$DESTDIR/etc/default"
     install_config "$here/etc/linkwatch.yaml" /etc/linkwatch/linkwatch.yaml
     install_config "$here/etc/linkwatch.default" /etc/default/linkwatch
@@ -97,6 +101,10 @@ if systemd_running; then
 fi
 rm -f "$DESTDIR/usr/share/linkwatch/linkwatch.jar" "$DESTDIR/usr/bin/linkwatch" \
     "$DESTDIR$unitdir/linkwatch.service" "$DESTDIR/usr/share/doc/linkwatch/README.md"
+rm -f "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh" \
+    "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
+rmdir "$DESTDIR/usr/share/linkwatch/slurm" "$DESTDIR/usr/share/linkwatch/node-problem-detector" \
+    2>/dev/null || true
 rmdir "$DESTDIR/usr/share/linkwatch" "$DESTDIR/usr/share/doc/linkwatch" 2>/dev/null || true
 if [ "$mode" = purge ]; then
     rm -f "$DESTDIR/etc/linkwatch/linkwatch.yaml" "$DESTDIR/etc/linkwatch/linkwatch.yaml.new" \
