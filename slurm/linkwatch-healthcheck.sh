@@ -17,12 +17,13 @@
 # It always exits 0: Slurm does nothing with the program's exit status, the actions are its own.
 #
 # Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent,
-# default http://127.0.0.1:10187), SCONTROL (default scontrol), SLURMD_NODENAME (set by slurmd;
-# else the short host name).
+# default http://127.0.0.1:10187), SCONTROL and SINFO (default scontrol, sinfo), SLURMD_NODENAME
+# (set by slurmd; else the short host name).
 set -u
 linkwatch=${LINKWATCH:-/usr/bin/linkwatch}
 url=${LINKWATCH_URL:-http://127.0.0.1:10187}
 scontrol=${SCONTROL:-scontrol}
+sinfo=${SINFO:-sinfo}
 node=${SLURMD_NODENAME:-$(hostname -s)}
 prefix="linkwatch:"
 
@@ -30,13 +31,15 @@ verdict=$("$linkwatch" status --url "$url" --format npd 2>/dev/null)
 rc=$?
 line=$(printf '%s\n' "$verdict" | head -n 1)
 
-# The node's current reason (empty when none) and state flags.
-info=$("$scontrol" show node "$node" 2>/dev/null) || {
-  echo "linkwatch-healthcheck: scontrol show node $node failed; nothing done" >&2
+# The node's state and reason ("none" when it has none), as sinfo prints them.
+info=$("$sinfo" -h -N -n "$node" -o '%T|%E' 2>/dev/null | head -n 1)
+if [ -z "$info" ]; then
+  echo "linkwatch-healthcheck: sinfo knows no node $node; nothing done" >&2
   exit 0
-}
-reason=$(printf '%s\n' "$info" | sed -n 's/^ *Reason=\(.*\) \[.*\]$/\1/p; t; s/^ *Reason=\(.*\)$/\1/p' | head -n 1)
-state=$(printf '%s\n' "$info" | sed -n 's/.*State=\([^ ]*\).*/\1/p' | head -n 1)
+fi
+state=${info%%|*}
+reason=${info#*|}
+[ "$reason" = none ] && reason=""
 ours=false
 case "$reason" in "$prefix"*) ours=true ;; esac
 
