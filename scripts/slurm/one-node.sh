@@ -60,50 +60,61 @@ instance_pids() {
     # one grep over all processes (NUL-separated args and variables)
     for f in $(grep -lzE "^$(re "$dir")/slurm\.conf\$|=$(re "$dir")/munge/" /proc/[0-9]*/cmdline 2>/dev/null); do
       pid=$(echo "$f" | cut -d/ -f3)
-      case "$(cat /proc/"$pid"/comm 2>/dev/null)" in slurmctld|slurmd|munged|slurmstepd) echo "$pid" ;; esac
+      case "$(cat /proc/"$pid"/comm 2>/dev/null)" in slurmctld|slurmd|munged|slurmstepd|slurmscriptd) echo "$pid" ;; esac
     done
     for f in $(grep -lzxF "SLURM_CONF=$conf" /proc/[0-9]*/environ 2>/dev/null); do
       pid=$(echo "$f" | cut -d/ -f3)
       # only Slurm's step daemons and job tasks, never a client that merely exported SLURM_CONF
-      if [ "$(cat /proc/"$pid"/comm 2>/dev/null)" = slurmstepd ] \
-         || grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then
-        echo "$pid"
-      fi
+      case "$(cat /proc/"$pid"/comm 2>/dev/null)" in slurmstepd|slurmscriptd) echo "$pid"; continue ;; esac
+      grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null && echo "$pid"
     done
   } | sort -un | while read -r pid; do [ -z "${skip[$pid]:-}" ] && echo "$pid"; done
 }
 
 re() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
 
-wait_gone() { # seconds pids...
-  local t=$1; shift
-  local deadline=$(( $(date +%s) + t )) p alive
+# pid of DIR's daemon NAME (munged, slurmctld, slurmd) if its pid file names a live one
+pid_of() {
+  local pid
+  pid=$(tr -dc 0-9 2>/dev/null < "$1/run/$2.pid")
+  [ -n "$pid" ] && alive_pid "$pid" && grep -qzF "$1/" /proc/"$pid"/cmdline 2>/dev/null && echo "$pid"
+}
+
+# alive and not a zombie (pid 1 here may take a second or two to reap orphans)
+alive_pid() { [ -r /proc/"$1"/stat ] && [ "$(awk '{print $3}' /proc/"$1"/stat 2>/dev/null)" != Z ]; }
+
+wait_gone() { # seconds(may be fractional) pids... ; prints the pids still alive on timeout
+  local deadline p alive
+  deadline=$(( $(date +%s%3N) + $(awk -v t="$1" 'BEGIN{printf "%d", t*1000}') )); shift
   while :; do
     alive=""
-    for p in "$@"; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+    for p in "$@"; do alive_pid "$p" && alive="$alive $p"; done
     [ -z "$alive" ] && return 0
-    [ "$(date +%s)" -ge "$deadline" ] && { echo "$alive"; return 1; }
-    sleep 0.2
+    [ "$(date +%s%3N)" -ge "$deadline" ] && { echo "$alive"; return 1; }
+    sleep 0.1
   done
 }
 
 cmd_stop() {
-  local dir=$1 pids left
+  local dir=$1 pids left munged
   [ -d "$dir" ] || return 0
-  if [ -f "$dir/slurm.conf" ] && [ -S "$dir/munge/munge.socket" ]; then
-    # graceful first: cancel jobs, then ask slurmctld to take slurmd down with it
-    SLURM_CONF="$dir/slurm.conf" timeout 5 scancel --quiet --full --user=root >/dev/null 2>&1 || true
-    SLURM_CONF="$dir/slurm.conf" timeout 5 scontrol shutdown >/dev/null 2>&1 || true
+  # cancel jobs while slurmctld and munged are both up (else scancel only hangs to its timeout)
+  if [ -f "$dir/slurm.conf" ] && pid_of "$dir" slurmctld >/dev/null && pid_of "$dir" munged >/dev/null; then
+    SLURM_CONF="$dir/slurm.conf" timeout 3 scancel --quiet --full --user=root >/dev/null 2>&1 || true
   fi
-  pids=$(instance_pids "$dir" | grep -v "^$(cat "$dir/run/munged.pid" 2>/dev/null || echo x)\$")
+  # Slurm daemons and steps first (they authenticate through munged while shutting down):
+  # SIGTERM is slurmctld's and slurmd's normal shutdown; SIGKILL whatever is left after 10 s.
+  munged=$(cat "$dir/run/munged.pid" 2>/dev/null | tr -dc 0-9)
+  pids=$(instance_pids "$dir" | grep -vx "${munged:-x}")
   if [ -n "$pids" ]; then
-    left=$(wait_gone 5 $pids) || { kill -TERM $left 2>/dev/null; left=$(wait_gone 5 $left) || kill -KILL $left 2>/dev/null; }
+    kill -TERM $pids 2>/dev/null
+    left=$(wait_gone 10 $pids) || { kill -KILL $left 2>/dev/null; wait_gone 3 $left >/dev/null; }
   fi
-  # munged last (slurm daemons authenticate while shutting down), then anything left
+  # then munged: SIGTERM, SIGKILL after 3 s
   pids=$(instance_pids "$dir")
   if [ -n "$pids" ]; then
     kill -TERM $pids 2>/dev/null
-    left=$(wait_gone 5 $pids) || { kill -KILL $left 2>/dev/null; wait_gone 3 $left >/dev/null; }
+    left=$(wait_gone 3 $pids) || { kill -KILL $left 2>/dev/null; wait_gone 3 $left >/dev/null; }
   fi
   pids=$(instance_pids "$dir")
   [ -z "$pids" ] || { log "still running after stop: $pids"; return 1; }
