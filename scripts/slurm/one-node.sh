@@ -8,6 +8,7 @@
 #   one-node.sh stop DIR
 #   one-node.sh status DIR
 #   one-node.sh env DIR          # prints the exports clients need
+#   one-node.sh pids DIR         # live processes of this instance (empty after stop)
 #
 # Needs root and the Debian packages slurmctld slurmd slurm-client munge.
 # Environment: SLURM_PORT_BASE (default 6817: slurmctld on it, slurmd on +1),
@@ -170,6 +171,10 @@ cmd_start() {
   local t0; t0=$(now_ms)
 
   cmd_stop "$DIR" || die "could not stop a previous instance under $DIR"
+  # another Slurm (another DIR, or the system's) on our ports would make slurmctld exit at once
+  local busy
+  busy=$(ss -Hltn "( sport = :$PORT_CTLD or sport = :$PORT_SLURMD )" 2>/dev/null)
+  [ -z "$busy" ] || die "port $PORT_CTLD or $PORT_SLURMD already in use (another Slurm? stop it, or set SLURM_PORT_BASE): $busy"
   rm -rf "$DIR/state" "$DIR/spool" "$DIR/run" "$DIR/munge" "$DIR/hooks" "$DIR/log"
   mkdir -p "$DIR/state" "$DIR/spool" "$DIR/run" "$DIR/munge" "$DIR/hooks" "$DIR/log" || die "mkdir under $DIR"
   chmod 755 "$DIR/munge"   # munged wants the socket's directory searchable by all
@@ -229,8 +234,10 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
+MailProg=/bin/true
 SwitchType=switch/none
 SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0,sched_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
@@ -249,13 +256,20 @@ EOF
   export SLURM_CONF="$DIR/slurm.conf"
   slurmctld -f "$DIR/slurm.conf" </dev/null >>"$DIR/log/slurmctld.out" 2>&1 \
     || die "slurmctld failed: $(tail -5 "$DIR/log/slurmctld.log" "$DIR/log/slurmctld.out" 2>/dev/null)"
-  for i in $(seq 100); do timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP' && break; sleep 0.2; done
+  for i in $(seq 100); do
+    timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP' && break
+    pid_of "$DIR" slurmctld >/dev/null || { sleep 0.2; pid_of "$DIR" slurmctld >/dev/null; } \
+      || die "slurmctld exited: $(tail -3 "$DIR/log/slurmctld.log")"
+    sleep 0.2
+  done
   timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP' || die "slurmctld not answering: $(tail -5 "$DIR/log/slurmctld.log")"
   slurmd -f "$DIR/slurm.conf" </dev/null >>"$DIR/log/slurmd.out" 2>&1 \
     || die "slurmd failed: $(tail -5 "$DIR/log/slurmd.log" "$DIR/log/slurmd.out" 2>/dev/null)"
 
   local deadline=$(( $(date +%s) + ${START_TIMEOUT:-60} )) st=""
   while :; do
+    pid_of "$DIR" slurmd >/dev/null || { sleep 0.5; pid_of "$DIR" slurmd >/dev/null; } \
+      || die "slurmd exited: $(tail -3 "$DIR/log/slurmd.log")"
     st=$(node_state)
     case "$st" in
       idle) break ;;
@@ -291,5 +305,6 @@ case "$CMD" in
   stop) cmd_stop "$DIR" ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  pids) instance_pids "$DIR" | while read -r p; do alive_pid "$p" && echo "$p"; done ;;
   *) usage ;;
 esac
