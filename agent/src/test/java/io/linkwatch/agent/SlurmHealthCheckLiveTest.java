@@ -120,6 +120,8 @@ class SlurmHealthCheckLiveTest {
                   + "'\nexec '"
                   + HEALTHCHECK
                   + "'\n");
+      // munged refuses a socket under a directory others cannot search (JUnit's is 0700).
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
       slurmDir = dir.resolve("slurm");
       slurmEnv.put("SLURM_PORT_BASE", "7817");
       run(
