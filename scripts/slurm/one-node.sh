@@ -4,7 +4,11 @@
 #
 #   one-node.sh start DIR [--prolog FILE] [--epilog FILE] [--healthcheck FILE]
 #                         [--healthcheck-interval S] [--healthcheck-state STATES]
-#                         [--prolog-flags FLAGS] [--no-wait-idle] [--debug]
+#                         [--prolog-flags FLAGS] [--no-wait-idle] [--wait-sched] [--debug]
+#     waits until the node is idle (--no-wait-idle: registered in any state; --wait-sched:
+#     also until slurmctld's first scheduling pass, ~3 s after start, so a job submitted
+#     next starts within ~1 s), then prints "export SLURM_CONF=DIR/slurm.conf".
+#     --healthcheck-interval defaults to 5, --healthcheck-state to ANY.
 #   one-node.sh stop DIR
 #   one-node.sh status DIR
 #   one-node.sh env DIR          # prints the exports clients need
@@ -24,7 +28,7 @@ log() { echo "one-node.sh: $*" >&2; }
 now_ms() { date +%s%3N; }
 
 usage() {
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -149,7 +153,7 @@ node_state() { # prints sinfo's long state of the node, e.g. idle, drained, down
 }
 
 cmd_start() {
-  local prolog="" epilog="" hc="" hc_interval="" hc_state="ANY" prolog_flags="" wait_idle=1 debug=info
+  local prolog="" epilog="" hc="" hc_interval="" hc_state="ANY" prolog_flags="" wait_idle=1 wait_sched=0 debug=info
   while [ $# -gt 0 ]; do
     case "$1" in
       --prolog) prolog=$(readlink -f "$2"); shift 2 ;;
@@ -159,6 +163,7 @@ cmd_start() {
       --healthcheck-state) hc_state=$2; shift 2 ;;
       --prolog-flags) prolog_flags=$2; shift 2 ;;
       --no-wait-idle) wait_idle=0; shift ;;
+      --wait-sched) wait_sched=1; shift ;;
       --debug) debug=debug2; shift ;;
       *) die "start: unknown option $1" ;;
     esac
@@ -279,6 +284,11 @@ EOF
     [ "$(date +%s)" -lt "$deadline" ] || die "node $NODE not idle after ${START_TIMEOUT:-60}s (state '$st'); see $DIR/log"
     sleep 0.2
   done
+  if [ "$wait_sched" = 1 ]; then
+    # slurmctld 22.05 runs its first scheduling pass ~3 s after it starts; jobs submitted
+    # earlier stay PENDING (Reason=None) until then. That pass logs "SchedulerParameters=".
+    for i in $(seq 100); do grep -q 'SchedulerParameters=' "$DIR/log/slurmctld.log" && break; sleep 0.1; done
+  fi
   echo "$(( $(now_ms) - t0 ))" > "$DIR/run/start-ms"
   log "node $NODE is $st after $(( $(now_ms) - t0 )) ms (slurm $(slurmctld -V | awk '{print $2}'))"
   cmd_env
