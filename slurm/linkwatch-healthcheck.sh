@@ -4,7 +4,11 @@
 #
 #   slurm.conf:  HealthCheckProgram=/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh
 #                HealthCheckInterval=300
-#                HealthCheckNodeState=NONDRAINED_IDLE,CYCLE
+#                HealthCheckNodeState=IDLE,CYCLE
+#
+# IDLE, not NONDRAINED_IDLE: the program must also run on a node it drained, or it could never
+# resume it (Slurm 22.05's IDLE includes drained idle nodes; 22.05 has no NONDRAINED_IDLE and
+# ignores it with a log line).
 #
 # It asks `linkwatch status` (instant: the agent's last results, no device work):
 #   FAIL     (exit 1)  drain with Reason="linkwatch: <what>: <code> <detail>", unless the node is
