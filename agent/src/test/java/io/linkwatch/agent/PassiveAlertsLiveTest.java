@@ -16,11 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Passive watching while a job holds every device, under a real Prometheus with the shipped rules
@@ -35,8 +32,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       faults at the same time, raises neither: the faults are invisible without it.
  * </ul>
  */
-@Tag(AlertWindows.TAG)
-@Execution(ExecutionMode.CONCURRENT)
+// Not one of the AlertWindows tests: its four agents, four watchers and four Prometheus servers
+// beside theirs loaded two cores enough to make a probe of PrometheusLiveTest miss its deadline.
 class PassiveAlertsLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();
