@@ -93,6 +93,9 @@ final class StatusCommand implements Callable<Integer> {
       verdict = Verdict.judge(fetch(base + "/api/v1/status"), ExpectedFigures.SHIPPED);
     } catch (IOException | JsonParseException | IllegalStateException e) {
       verdict = Verdict.unreachable(base, String.valueOf(e.getMessage()));
+    } catch (RuntimeException e) {
+      // A status document of another shape (another version of the agent): no verdict from it.
+      verdict = Verdict.unreachable(base, "unreadable status: " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       verdict = Verdict.unreachable(base, "interrupted");

@@ -145,6 +145,18 @@ public final class HttpApi implements AutoCloseable {
     ctx.response().putHeader("Content-Type", body.contentType()).end(body.content());
   }
 
+  /**
+   * A figure as the probe's JSON writes it. A failed figure is NaN there, which JSON cannot carry:
+   * such a figure is given as its type and summary, so one bad value never fails the status.
+   */
+  private static JsonObject figure(io.linkwatch.probe.result.Measurement m) {
+    try {
+      return new JsonObject(ProbeKind.JSON.write(m));
+    } catch (io.vertx.core.json.DecodeException e) {
+      return new JsonObject().put("type", m.getClass().getSimpleName()).put("summary", m.summary());
+    }
+  }
+
   private static void status(
       RoutingContext ctx,
       ResultStore store,
@@ -174,7 +186,7 @@ public final class HttpApi implements AutoCloseable {
       // The last figures, as the probe's JSON writes them ({"type": "P2pBandwidth", ...}): what
       // `linkwatch status` judges against the expected figures.
       JsonArray figures = new JsonArray();
-      s.measurements().forEach(m -> figures.add(new JsonObject(ProbeKind.JSON.write(m))));
+      s.measurements().forEach(m -> figures.add(figure(m)));
       o.put("measurements", figures);
       if (s.deferred()) {
         o.put(
