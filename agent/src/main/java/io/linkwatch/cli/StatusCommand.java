@@ -47,6 +47,7 @@ final class StatusCommand implements Callable<Integer> {
       names = "--url",
       paramLabel = "URL",
       defaultValue = "http://127.0.0.1:10187",
+      converter = UrlConverter.class,
       description = "The agent's address (default: ${DEFAULT-VALUE}).")
   String url;
 
@@ -81,7 +82,29 @@ final class StatusCommand implements Callable<Integer> {
   static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return io.linkwatch.util.Durations.parse(value);
+      try {
+        return io.linkwatch.util.Durations.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** An http or https address with a host: anything else is a usage error, not an UNKNOWN. */
+  static final class UrlConverter implements picocli.CommandLine.ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        URI uri = new URI(value.strip());
+        if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+            && uri.getHost() != null) {
+          return value.strip();
+        }
+      } catch (java.net.URISyntaxException e) {
+        // reported below
+      }
+      throw new picocli.CommandLine.TypeConversionException(
+          "'" + value + "' is not an agent address (use e.g. http://127.0.0.1:10187)");
     }
   }
 
@@ -91,8 +114,16 @@ final class StatusCommand implements Callable<Integer> {
     Verdict verdict;
     try {
       verdict = Verdict.judge(fetch(base + "/api/v1/status"), ExpectedFigures.SHIPPED);
+    } catch (java.net.ConnectException e) {
+      verdict = Verdict.unreachable(base, "connection refused");
+    } catch (java.net.http.HttpTimeoutException e) {
+      verdict =
+          Verdict.unreachable(
+              base, "no answer within " + io.linkwatch.util.Durations.format(timeout));
     } catch (IOException | JsonParseException | IllegalStateException e) {
-      verdict = Verdict.unreachable(base, String.valueOf(e.getMessage()));
+      verdict =
+          Verdict.unreachable(
+              base, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
     } catch (RuntimeException e) {
       // A status document of another shape (another version of the agent): no verdict from it.
       verdict = Verdict.unreachable(base, "unreadable status: " + e);

@@ -85,5 +85,15 @@ class StatusLiveTest {
     JavaProcess.Result goneNagios =
         status("http://127.0.0.1:1", "--timeout", "2s", "--format", "nagios");
     assertThat(goneNagios.exit()).isEqualTo(3);
+    assertThat(gone.out().lines().findFirst().orElseThrow())
+        .isEqualTo("UNKNOWN - agent at http://127.0.0.1:1: LW-NO-AGENT connection refused");
+    // Bad input is a usage error (exit 2, one line naming the option), not a verdict.
+    JavaProcess.Result badUrl = status("localhost:10187");
+    assertThat(badUrl.exit()).isEqualTo(2);
+    assertThat(badUrl.out()).isEmpty();
+    assertThat(badUrl.err().strip())
+        .isEqualTo(
+            "linkwatch: Invalid value for option '--url': 'localhost:10187' is not an agent"
+                + " address (use e.g. http://127.0.0.1:10187)");
   }
 }
