@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT, R_BUSY, R_LINKSTATE };
+enum rule_kind { R_FAIL, R_HANG, R_CRASH, R_LINK, R_CORRUPT, R_BUSY, R_LINKSTATE, R_PACE };
 
 struct rule {
     int kind;
@@ -226,6 +226,12 @@ static int parse_rule(char **t, int n, struct rule *r)
     r->scale = 1.0;
     if (n >= 2 && strcmp(t[0], "busy") == 0)
         return parse_busy(t, n, r);
+    /* pace FACTOR: every device copy also takes FACTOR x its modeled time of wall time */
+    if (n == 2 && strcmp(t[0], "pace") == 0) {
+        r->kind = R_PACE;
+        r->scale = strtod(t[1], &end);
+        return *end || end == t[1] || !(r->scale >= 0 && r->scale <= 10000) ? -1 : 0;
+    }
     if (n >= 3 && (strcmp(t[0], "hccs") == 0 || strcmp(t[0], "sio") == 0 || strcmp(t[0], "nvlink") == 0 ||
                    strcmp(t[0], "pcie") == 0))
         return parse_linkstate(t, n, r);
@@ -472,6 +478,18 @@ double lw_fault_link_scale(int src, int dst)
     for (int i = 0; i < nrules; i++)
         if (rules[i].kind == R_LINK && rules[i].src == src && rules[i].dst == dst)
             f *= rules[i].scale;
+    pthread_mutex_unlock(&cl);
+    return f;
+}
+
+double lw_fault_pace(void)
+{
+    pthread_mutex_lock(&cl);
+    refresh();
+    double f = 0;
+    for (int i = 0; i < nrules; i++)
+        if (rules[i].kind == R_PACE)
+            f = rules[i].scale;
     pthread_mutex_unlock(&cl);
     return f;
 }

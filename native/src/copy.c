@@ -10,6 +10,7 @@
 #include "internal.h"
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /* The plan (struct lw_copy_plan) and its execution are shared with the CUDA
  * face (cuda.c), which validates by its own rules and runs the same model. */
@@ -181,6 +182,9 @@ static double model_seconds(const struct lw_copy_plan *pl, size_t count, int cpu
     }
     }
     path.bandwidth *= lw_contention(pl->src_dev, pl->dst_dev);
+    /* another process's copy on one of these devices right now (paced copies) */
+    path.bandwidth *= lw_links_shared_factor(pl->src_dev >= 0 ? lw_physical(pl->src_dev) : -1,
+                                             pl->dst_dev >= 0 ? lw_physical(pl->dst_dev) : -1);
     if (path.bandwidth <= 0)   /* a link scaled to 0: treat as nearly dead, not infinite */
         path.bandwidth = 1.0;
     return lw_path_seconds(path, (double)count);
@@ -278,7 +282,14 @@ void lw_copy_execute(const char *fn, const struct lw_copy_plan *pl, void *dst, c
     }
     bool over_link = pl->path == P_D2D && pl->src_dev != pl->dst_dev && !pl->staged;
     int src_host = lw_physical(pl->src_dev), dst_host = lw_physical(pl->dst_dev);
+    double pace = lw_fault_pace();
     lw_unlock();
+    if (pace > 0 && pl->path != P_H2H) {
+        double wall = secs * pace;
+        lw_links_occupy(pl->src_dev >= 0 ? src_host : -1, pl->dst_dev >= 0 ? dst_host : -1, wall);
+        struct timespec ts = { (time_t)wall, (long)((wall - (double)(time_t)wall) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
     /* the link counters DCMI and NVML read (HCCS flits, NVLink bytes) */
     if (over_link)
         lw_links_copy_traffic(lw_face, src_host, dst_host, count);

@@ -175,6 +175,10 @@ int lw_workloads(int dev, struct lw_workload *out, int max);
  * lw.lock held. */
 double lw_contention(int dev_a, int dev_b);
 double lw_fault_link_scale(int src, int dst);
+/* `pace FACTOR` in the control file: copies take FACTOR x their modeled time
+ * of wall time too (0: no line, copies return at once), so that runs of
+ * separate processes overlap as on hardware. */
+double lw_fault_pace(void);
 void lw_corrupt_bytes(void *p, size_t n);
 
 /* Link faults and rates of the control file (hccs, sio, nvlink, pcie lines,
@@ -242,6 +246,13 @@ void lw_links_collective_traffic(int face, const int *devs, int n, double bytes)
 /* The share of a link's bandwidth a copy between two host devices gets from
  * lane and link faults (1 when all is well). */
 double lw_links_copy_factor(int face, int src, int dst);
+/* Devices are shared across processes: a copy that another live process runs
+ * on one of its devices (host ids; -1 for the host side) at this wall time
+ * halves what this one gets.  lw_links_occupy records this process's copy on
+ * them until `seconds` from now (paced copies only); lw_links_shared_factor
+ * is 0.5 while another process's copy is there, else 1. */
+void lw_links_occupy(int a, int b, double seconds);
+double lw_links_shared_factor(int a, int b);
 
 /* ---- memory registry (memory.c) ---- */
 enum lw_mem_kind { LW_MEM_DEVICE, LW_MEM_HOST, LW_MEM_REGISTERED };

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -37,10 +38,11 @@
 #include <unistd.h>
 
 #define LS_MAGIC 0x4b4e4c57u     /* "WLNK" */
-#define LS_VERSION 1u
+#define LS_VERSION 2u
 #define LS_DEVS LW_MAX_DEVICES
 #define LS_BASES 128             /* `base` lines remembered as applied */
 #define LS_RULES 512             /* link rules looked at per read */
+#define LS_USES 8                /* processes copying on one device at once, remembered */
 
 /* DRV-SRC's HCCS_SINGLE_PACKETS_BYTES: the HCCS counters count 20-byte flits. */
 #define HCCS_FLIT_BYTES 20
@@ -51,6 +53,12 @@ struct ls_dev {
     double frac[LW_C_N];         /* the part of a count not yet whole */
 };
 
+/* One process's copies on a device, until a wall time (paced copies). */
+struct ls_use {
+    int32_t pid, pad;
+    double until;
+};
+
 struct ls_file {
     uint32_t magic, version;
     uint64_t size;
@@ -58,6 +66,7 @@ struct ls_file {
     double last;                 /* CLOCK_REALTIME seconds of the last advance */
     uint64_t base_key[LS_BASES]; /* keys of the `base` lines applied; 0 = free */
     struct ls_dev dev[LS_DEVS];
+    struct ls_use use[LS_DEVS][LS_USES];
 };
 
 static pthread_mutex_t ml = PTHREAD_MUTEX_INITIALIZER;   /* everything below */
@@ -556,6 +565,63 @@ void lw_links_collective_traffic(int face, const int *devs, int n, double bytes)
         }
     }
     pthread_mutex_unlock(&ml);
+}
+
+static bool alive(pid_t pid)
+{
+    return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+void lw_links_occupy(int a, int b, double seconds)
+{
+    int devs[2] = { a, b };
+    pid_t me = getpid();
+    pthread_mutex_lock(&ml);
+    struct ls_file *f = ensure_map();
+    double now = wall_now();
+    for (int k = 0; f && k < 2; k++) {
+        int d = devs[k];
+        if (d < 0 || d >= LS_DEVS || (k == 1 && d == a))
+            continue;
+        struct ls_use *mine = NULL, *free_slot = NULL;
+        for (int j = 0; j < LS_USES; j++) {
+            struct ls_use *u = &f->use[d][j];
+            if (u->pid == me)
+                mine = u;
+            else if (!free_slot && (u->until < now || !alive(u->pid)))
+                free_slot = u;
+        }
+        struct ls_use *u = mine ? mine : free_slot;
+        if (u == mine && u->until > now + seconds)
+            continue;   /* an earlier copy of ours holds it longer */
+        if (u) {
+            u->pid = me;
+            u->until = now + seconds;
+        }
+    }
+    pthread_mutex_unlock(&ml);
+}
+
+double lw_links_shared_factor(int a, int b)
+{
+    int devs[2] = { a, b };
+    pid_t me = getpid();
+    double fac = 1.0;
+    pthread_mutex_lock(&ml);
+    struct ls_file *f = ensure_map();
+    double now = wall_now();
+    for (int k = 0; f && k < 2; k++) {
+        int d = devs[k];
+        if (d < 0 || d >= LS_DEVS)
+            continue;
+        for (int j = 0; j < LS_USES; j++) {
+            const struct ls_use *u = &f->use[d][j];
+            if (u->pid != me && u->pid > 0 && u->until > now && alive(u->pid))
+                fac = 0.5;
+        }
+    }
+    pthread_mutex_unlock(&ml);
+    return fac;
 }
 
 /* ml held: the share of its NVLinks a device has up (1/16 with none: the

@@ -1,6 +1,8 @@
 /* test_busy.c - `busy` control lines: DCMI readings, memory, and contention. */
 #define _GNU_SOURCE
 #include "check.h"
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MiB (1024UL * 1024UL)
@@ -89,6 +91,48 @@ void test_busy_memory_and_contention(void)
     CHECK_NEAR(busy / idle, 0.563 / 0.916, 0.05);
     CHECK_NEAR(again, idle, 0.05);
     CHECK(local0 > 300);
+    aclrtFree(d0);
+    aclrtFree(d1);
+}
+
+/* `pace`: copies take wall time too, and two processes copying on one device
+ * at once each get half of it, as two measurements at once do on hardware
+ * (what keeps `linkwatch check` and the agent's probes apart matters).  A
+ * forked child copies 0->1 for about a second; this process's copies meanwhile
+ * measure low, and full again once it has exited. */
+void test_busy_paced_sharing(void)
+{
+    void *d0, *d1;
+    peer_pair(&d0, &d1, 64 * MiB);
+    double alone = copy_gbps(d1, d0, 64 * MiB, NULL, 3);
+    /* 64 MiB at ~110 GB/s is ~0.6 ms modeled: x100 paced, ~60 ms of wall time */
+    set_control("pace 100\n");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double paced = copy_gbps(d1, d0, 64 * MiB, NULL, 3);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    CHECK_NEAR(paced, alone, 0.05);                  /* alone, pacing changes no figure */
+    CHECK(wall > 0.1);                               /* ...but takes wall time */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < 16; i++)                 /* ~1 s of copies on devices 0 and 1 */
+            aclrtMemcpy(d1, 64 * MiB, d0, 64 * MiB, ACL_MEMCPY_DEVICE_TO_DEVICE);
+        _exit(0);
+    }
+    struct timespec wait = { 0, 150 * 1000 * 1000 };
+    nanosleep(&wait, NULL);
+    double shared = copy_gbps(d1, d0, 64 * MiB, NULL, 3);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    double after = copy_gbps(d1, d0, 64 * MiB, NULL, 3);
+    set_control(NULL);
+    fprintf(stderr, "  paced 0->1 64MiB alone %.1f GB/s, beside another process %.1f, after %.1f\n",
+            alone, shared, after);
+    CHECK(shared < 0.75 * alone);                    /* at most half the bandwidth, plus latency */
+    CHECK_NEAR(after, alone, 0.05);
     aclrtFree(d0);
     aclrtFree(d1);
 }

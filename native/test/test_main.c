@@ -11,7 +11,7 @@ static char dir[256];
 #define TESTS(X) X(test_init_and_devices) X(test_memory) X(test_copies) X(test_peer_access) \
     X(test_events) X(test_model_p2p_local) X(test_model_bidirectional) X(test_model_host) X(test_repeated_copy) X(test_reused_memory) X(test_huge_pages) X(test_passthrough) \
     X(test_fault_fail) X(test_fault_hang) X(test_fault_crash) X(test_fault_link_scale) \
-    X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_profile_errors) X(test_profiles_shipped) \
+    X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_busy_paced_sharing) X(test_profile_errors) X(test_profiles_shipped) \
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
     X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
     X(test_visible_devices) X(test_visible_parsing) X(test_p2p_policy) \
