@@ -8,11 +8,8 @@ import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.passive.ActiveProbes;
-import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
-import io.linkwatch.passive.WatcherProcess;
-import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
@@ -90,7 +87,7 @@ public final class Agent implements AutoCloseable {
             new WorkerProcess(config.workerJavaOptions()),
             new DeviceBudget(clock, config.budget()),
             active);
-    PassiveWatcher passive = passiveWatcher(config, passiveStore, active);
+    PassiveWatcher passive = PassiveWatcher.of(config, passiveStore, active);
     ProbeScheduler scheduler = new ProbeScheduler(executor, enabled, firstDelayMillis);
     HttpApi http =
         HttpApi.start(
@@ -113,24 +110,6 @@ public final class Agent implements AutoCloseable {
         config.listen().host(),
         http.port());
     return new Agent(executor, scheduler, http, passive);
-  }
-
-  /** The passive watcher, or null when passive watching is off or every source is. */
-  private static PassiveWatcher passiveWatcher(
-      AgentConfig config, PassiveStore store, ActiveProbes active) {
-    PassiveConfig p = config.passive();
-    if (store == null) {
-      return null;
-    }
-    PassiveSource library = PassiveSource.libraryOf(config.backend());
-    WatcherProcess watcher =
-        p.reads(library) ? new WatcherProcess(config.backend(), config.workerJavaOptions()) : null;
-    PcieLinkReader pcie =
-        p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(config.hostPaths()) : null;
-    if (watcher == null && pcie == null) {
-      return null;
-    }
-    return new PassiveWatcher(p, config.backend(), watcher, pcie, store, active);
   }
 
   public int port() {

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       TopoCommand.class,
       CompareCommand.class,
       StatusCommand.class,
+      CheckCommand.class,
       CheckConfigCommand.class
     })
 public final class Main {

@@ -1,17 +1,12 @@
 package io.linkwatch.cli;
 
-import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
+import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.verdict.ExpectedFigures;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,12 +30,6 @@ import picocli.CommandLine.Spec;
       "Exit: 0 OK, 1 FAIL, 2 UNKNOWN (nagios: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN)."
     })
 final class StatusCommand implements Callable<Integer> {
-  enum Format {
-    TEXT,
-    NAGIOS,
-    NPD
-  }
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -55,9 +44,9 @@ final class StatusCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "FORMAT",
       defaultValue = "text",
-      converter = FormatConverter.class,
+      converter = VerdictFormat.Converter.class,
       description = "text (every finding), nagios or npd (default: ${DEFAULT-VALUE}).")
-  Format format;
+  VerdictFormat format;
 
   @Option(
       names = "--timeout",
@@ -66,18 +55,6 @@ final class StatusCommand implements Callable<Integer> {
       converter = DurationConverter.class,
       description = "How long to wait for the agent (default: ${DEFAULT-VALUE}).")
   Duration timeout;
-
-  static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
-    @Override
-    public Format convert(String value) {
-      try {
-        return Format.valueOf(value.strip().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException(
-            "'" + value + "' is not a format: use text, nagios or npd");
-      }
-    }
-  }
 
   static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
     @Override
@@ -110,10 +87,11 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    AgentStatusClient agent = new AgentStatusClient(url, timeout);
+    String base = agent.base();
     Verdict verdict;
     try {
-      verdict = Verdict.judge(fetch(base + "/api/v1/status"), ExpectedFigures.SHIPPED);
+      verdict = Verdict.judge(agent.fetch(), ExpectedFigures.SHIPPED);
     } catch (java.net.ConnectException e) {
       verdict = Verdict.unreachable(base, "connection refused");
     } catch (java.net.http.HttpTimeoutException e) {
@@ -132,54 +110,8 @@ final class StatusCommand implements Callable<Integer> {
       verdict = Verdict.unreachable(base, "interrupted");
     }
     var out = spec.commandLine().getOut();
-    out.println(verdict.firstLine(word(verdict.state())));
-    if (format != Format.NPD) {
-      for (Verdict.Finding f : verdict.findings()) {
-        out.println("  " + f.state().name().toLowerCase(Locale.ROOT) + " " + f.line());
-      }
-      verdict.notes().forEach(n -> out.println("  note: " + n));
-    }
+    format.print(verdict, out);
     out.flush();
-    return exitCode(verdict.state());
-  }
-
-  private JsonObject fetch(String statusUrl) throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(statusUrl)).timeout(timeout).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException("HTTP " + r.statusCode() + " from " + statusUrl);
-    }
-    return JsonParser.parseString(r.body()).getAsJsonObject();
-  }
-
-  private String word(Verdict.State state) {
-    if (format != Format.NAGIOS) {
-      return state.name();
-    }
-    return switch (state) {
-      case OK -> "OK";
-      case WARN -> "WARNING";
-      case FAIL -> "CRITICAL";
-      case UNKNOWN -> "UNKNOWN";
-    };
-  }
-
-  int exitCode(Verdict.State state) {
-    if (format == Format.NAGIOS) {
-      return switch (state) {
-        case OK -> 0;
-        case WARN -> 1;
-        case FAIL -> 2;
-        case UNKNOWN -> 3;
-      };
-    }
-    return switch (state) {
-      case OK, WARN -> 0;
-      case FAIL -> 1;
-      case UNKNOWN -> 2;
-    };
+    return format.exitCode(verdict.state());
   }
 }

@@ -16,6 +16,10 @@ import java.util.Map;
  * @param busy when a device counts as busy with other work, and what probes do then
  * @param web TLS, auth and connection limits of the HTTP side
  * @param passive link counters read while jobs run
+ * @param probeLock the host-wide lock the agent's probes and {@code linkwatch check} share so that
+ *     they never measure at once ({@code coordination.lock_file}); null for none
+ * @param expected the operator's expected figures ({@code expected}), judged before the shipped
+ *     table
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -27,7 +31,9 @@ public record AgentConfig(
     BusyPolicy busy,
     WebSettings web,
     Map<ProbeKind, ProbeConfig> probes,
-    PassiveConfig passive) {
+    PassiveConfig passive,
+    java.nio.file.Path probeLock,
+    List<io.linkwatch.verdict.ExpectedFigure> expected) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -35,6 +41,14 @@ public record AgentConfig(
     topologyCommand = List.copyOf(topologyCommand);
     workerJavaOptions = List.copyOf(workerJavaOptions);
     probes = Map.copyOf(probes);
+    expected = List.copyOf(expected);
+  }
+
+  /** The operator's figures first, then the shipped table: the first row that matches judges. */
+  public List<io.linkwatch.verdict.ExpectedFigure> expectedFigures() {
+    List<io.linkwatch.verdict.ExpectedFigure> all = new java.util.ArrayList<>(expected);
+    all.addAll(io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+    return List.copyOf(all);
   }
 
   public AgentConfig withListen(ListenAddress l) {
@@ -48,7 +62,9 @@ public record AgentConfig(
         busy,
         web,
         probes,
-        passive);
+        passive,
+        probeLock,
+        expected);
   }
 
   public AgentConfig withBackend(Backend b) {
@@ -62,7 +78,9 @@ public record AgentConfig(
         busy,
         web,
         probes,
-        passive);
+        passive,
+        probeLock,
+        expected);
   }
 
   public AgentConfig withWeb(WebSettings w) {
@@ -76,6 +94,8 @@ public record AgentConfig(
         busy,
         w,
         probes,
-        passive);
+        passive,
+        probeLock,
+        expected);
   }
 }

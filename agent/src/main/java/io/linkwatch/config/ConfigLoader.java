@@ -7,13 +7,16 @@ import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.schedule.ProbeLock;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
+import io.linkwatch.verdict.ExpectedFigure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -173,6 +176,16 @@ public final class ConfigLoader {
     }
     probesNode.rejectUnknown();
     PassiveConfig passive = readPassive(root.mapping("passive"), problems);
+    ConfigNode coordination = root.mapping("coordination");
+    // An empty value switches coordination off: `coordination: {lock_file: ""}`.
+    String lockText =
+        coordination.scalar("lock_file", ProbeLock.DEFAULT_PATH.toString(), s -> s).strip();
+    Path probeLock = lockText.isEmpty() ? null : absolutePath(lockText);
+    coordination.rejectUnknown();
+    List<ExpectedFigure> expected = new ArrayList<>();
+    for (ConfigNode row : root.mappings("expected")) {
+      ExpectedFigureReader.read(row).ifPresent(expected::add);
+    }
     root.rejectUnknown();
     return new AgentConfig(
         listen,
@@ -184,7 +197,9 @@ public final class ConfigLoader {
         busy,
         web,
         probes,
-        passive);
+        passive,
+        probeLock,
+        expected);
   }
 
   private static PassiveConfig readPassive(ConfigNode node, Problems problems) {

@@ -85,6 +85,31 @@ final class ConfigNode implements SettingsSource {
     return new ConfigNode(child(key), v, problems);
   }
 
+  /**
+   * The mappings listed under {@code key} ({@code expected[0]}, {@code expected[1]}, ...); an
+   * absent key reads as none, an item that is not a mapping is reported and left out.
+   */
+  List<ConfigNode> mappings(String key) {
+    if (!has(key)) {
+      return List.of();
+    }
+    if (!(get(key) instanceof SequenceNode sequence)) {
+      problems.add(child(key), "must be a list of mappings");
+      return List.of();
+    }
+    List<ConfigNode> out = new ArrayList<>();
+    for (int i = 0; i < sequence.getValue().size(); i++) {
+      Node item = sequence.getValue().get(i);
+      String itemPath = child(key) + "[" + i + "]";
+      if (item instanceof MappingNode m) {
+        out.add(new ConfigNode(itemPath, m, problems));
+      } else {
+        problems.add(itemPath, "must be a mapping of keys to values");
+      }
+    }
+    return out;
+  }
+
   /** Reads a scalar with {@code parse}, or {@code fallback} when absent or invalid. */
   @Override
   public <T> T scalar(String key, T fallback, Function<String, T> parse) {

@@ -18,10 +18,10 @@ import java.time.Instant;
  *  "unsupported": ["dcmi_get_device_info(SIO CRC errors, main 56 sub 0) returned -8255: ..."]}
  * </pre>
  */
-final class PassiveStatus {
+public final class PassiveStatus {
   private PassiveStatus() {}
 
-  static JsonObject json(PassiveStore store) {
+  public static JsonObject json(PassiveStore store) {
     JsonArray devices = new JsonArray();
     for (DeviceState d : store.states()) {
       JsonArray links = new JsonArray();

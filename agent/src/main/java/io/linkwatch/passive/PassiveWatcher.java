@@ -1,5 +1,6 @@
 package io.linkwatch.passive;
 
+import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
@@ -56,6 +57,26 @@ public final class PassiveWatcher implements AutoCloseable {
     this.pcie = pcie;
     this.store = store;
     this.active = active;
+  }
+
+  /**
+   * The watcher {@code config} asks for, or null when passive watching is off ({@code store} null)
+   * or every source is.
+   */
+  public static PassiveWatcher of(AgentConfig config, PassiveStore store, ActiveProbes active) {
+    PassiveConfig p = config.passive();
+    if (store == null) {
+      return null;
+    }
+    PassiveSource library = PassiveSource.libraryOf(config.backend());
+    WatcherProcess watcher =
+        p.reads(library) ? new WatcherProcess(config.backend(), config.workerJavaOptions()) : null;
+    PcieLinkReader pcie =
+        p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(config.hostPaths()) : null;
+    if (watcher == null && pcie == null) {
+      return null;
+    }
+    return new PassiveWatcher(p, config.backend(), watcher, pcie, store, active);
   }
 
   /** Reads at once, then every interval. */

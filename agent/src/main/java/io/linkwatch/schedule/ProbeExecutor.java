@@ -58,6 +58,9 @@ public final class ProbeExecutor implements ProbeRuns {
   private final ReentrantLock lane = new ReentrantLock(true);
   private final Map<String, Duration> lastRun = new ConcurrentHashMap<>();
   private final ActiveProbes active;
+  private final ProbeLock hostLock;
+  private final java.util.concurrent.atomic.AtomicBoolean toldUncoordinated =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   public ProbeExecutor(
       AgentConfig config, ResultStore store, ProbeRunner worker, DeviceBudget budget) {
@@ -95,6 +98,7 @@ public final class ProbeExecutor implements ProbeRuns {
       Sleeper sleeper,
       ActiveProbes active) {
     this.active = active;
+    this.hostLock = new ProbeLock(config.probeLock());
     this.config = config;
     this.store = store;
     this.worker = worker;
@@ -133,12 +137,23 @@ public final class ProbeExecutor implements ProbeRuns {
   public void runOnce(ProbeConfig probe) throws InterruptedException {
     String id = probe.kind().id();
     Duration wait = probe.schedule().nominalInterval().minus(probe.deadline());
+    long waitUntil = System.nanoTime() + Math.max(0, wait.toNanos());
     if (!lane.tryLock(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS)) {
       log.info("probe={} result=skipped_busy: another probe held the device the whole time", id);
       store.recordSkip(id, Outcome.SKIPPED_BUSY);
       return;
     }
+    Optional<ProbeLock.Held> held = Optional.empty();
     try {
+      held = holdHostLock(id, Duration.ofNanos(Math.max(0, waitUntil - System.nanoTime())));
+      if (held.isEmpty()) {
+        log.info(
+            "probe={} result=skipped_busy: {} held the devices the whole time",
+            id,
+            holderOrCheck());
+        store.recordSkip(id, Outcome.SKIPPED_BUSY);
+        return;
+      }
       if (!budget.allows()) {
         log.info(
             "probe={} result=skipped_budget: probes used more than their share of device time this hour",
@@ -150,8 +165,32 @@ public final class ProbeExecutor implements ProbeRuns {
       store.record(run);
       logRun(run, false);
     } finally {
+      held.ifPresent(ProbeLock.Held::close);
       lane.unlock();
     }
+  }
+
+  /**
+   * The host-wide lock around a run, so that a {@code linkwatch check} never measures beside it;
+   * empty when the check held it for all of {@code wait}. Without a usable lock file the run goes
+   * on uncoordinated (said once in the log).
+   */
+  private Optional<ProbeLock.Held> holdHostLock(String probe, Duration wait)
+      throws InterruptedException {
+    Optional<ProbeLock.Held> held = hostLock.acquire("agent probe " + probe, wait);
+    held.filter(h -> !h.coordinated())
+        .filter(h -> !toldUncoordinated.getAndSet(true))
+        .ifPresent(
+            h ->
+                log.info(
+                    "probe lock: {}: a linkwatch check may measure beside the agent's probes",
+                    h.uncoordinatedBecause()));
+    return held;
+  }
+
+  private String holderOrCheck() {
+    String holder = hostLock.holder();
+    return holder.isEmpty() ? "a linkwatch check" : holder;
   }
 
   /**
@@ -162,8 +201,10 @@ public final class ProbeExecutor implements ProbeRuns {
     if (!lane.tryLock(config.busy().retry().toMillis(), TimeUnit.MILLISECONDS)) {
       return;
     }
+    Optional<ProbeLock.Held> held = Optional.empty();
     try {
-      if (!budget.allows()) {
+      held = holdHostLock(probe.kind().id(), config.busy().retry());
+      if (held.isEmpty() || !budget.allows()) {
         return;
       }
       Optional<ProbeRun> known = stillBusy(probe.kind().id(), waiting);
@@ -175,6 +216,7 @@ public final class ProbeExecutor implements ProbeRuns {
       store.record(run, true);
       logRun(run, true);
     } finally {
+      held.ifPresent(ProbeLock.Held::close);
       lane.unlock();
     }
   }

@@ -52,4 +52,17 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     }
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
+
+  /**
+   * Warnings only, unless {@code LINKWATCH_LOG_LEVEL} says otherwise: for commands whose stdout and
+   * stderr a program reads (a Slurm prolog, node-problem-detector), where the workers' progress
+   * lines would only be noise.
+   */
+  public static void warningsOnlyUnlessSet() {
+    String level = System.getProperty("LINKWATCH_LOG_LEVEL", System.getenv("LINKWATCH_LOG_LEVEL"));
+    if ((level == null || level.isBlank())
+        && org.slf4j.LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
+    }
+  }
 }

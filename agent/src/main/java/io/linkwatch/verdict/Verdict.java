@@ -58,9 +58,26 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     return new Verdict(State.UNKNOWN, List.of(f), f.line(), List.of());
   }
 
+  /** Whose figures are judged: what a device busy with other work means differs. */
+  public enum Source {
+    /** The agent's last figures: a target waiting for an idle device is its normal business. */
+    AGENT,
+    /** A check's own run: a device it could not measure leaves the verdict UNKNOWN. */
+    CHECK
+  }
+
   /** Judges the agent's status document against {@code expected}. */
   public static Verdict judge(JsonObject status, List<ExpectedFigure> expected) {
-    List<Finding> findings = new ArrayList<>();
+    return judge(status, expected, Source.AGENT, List.of());
+  }
+
+  /**
+   * Judges a status document (the agent's, or one a check built of its own runs in the same shape)
+   * against {@code expected}, with {@code more} findings made elsewhere (a check's lock, its time).
+   */
+  public static Verdict judge(
+      JsonObject status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
+    List<Finding> findings = new ArrayList<>(more);
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
     Set<String> unknownProducts = new LinkedHashSet<>();
@@ -70,7 +87,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       String probe = string(t, "probe");
       String target = string(t, "target");
       String result = string(t, "result");
-      if (result.equals("error") || result.equals("timeout")) {
+      if (result.equals("error")) {
         findings.add(
             new Finding(
                 "LW-PROBE-FAILED",
@@ -79,13 +96,33 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 result + ": " + oneLine(string(t, "error"))));
         continue;
       }
+      if (result.equals("timeout")) {
+        // A hung call says the node cannot be judged now, not that its links are bad.
+        findings.add(
+            new Finding(
+                "LW-TIMEOUT", State.UNKNOWN, probe + " " + target, oneLine(string(t, "error"))));
+        continue;
+      }
+      if (source == Source.CHECK
+          && (result.equals("skipped_device_busy") || result.equals("discarded_device_busy"))) {
+        findings.add(
+            new Finding(
+                "LW-DEVICE-BUSY",
+                State.UNKNOWN,
+                probe + " " + target,
+                oneLine(string(t, "error"))));
+        continue;
+      }
       for (JsonElement m : array(t, "measurements")) {
         JsonObject fig = m.getAsJsonObject();
-        if (!"P2pBandwidth".equals(string(fig, "type"))) {
+        String type = string(fig, "type");
+        boolean oneWay = type.equals("P2pBandwidth");
+        if (!(oneWay || type.equals("P2pBidirectionalBandwidth"))
+            || !isNumber(fig, "bytesPerSecond")) {
           continue;
         }
         pairs++;
-        int src = fig.get("src").getAsInt();
+        int src = fig.get(oneWay ? "src" : "a").getAsInt();
         String name = names.get(src);
         String link = string(fig, "link");
         long size = fig.get("sizeBytes").getAsLong();

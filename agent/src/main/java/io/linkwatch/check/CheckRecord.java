@@ -1,0 +1,122 @@
+package io.linkwatch.check;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.linkwatch.verdict.Verdict;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last check of each level, kept beside the probe lock ({@code
+ * /run/linkwatch/last-check-quick.json}), so that the agent publishes it on {@code /metrics} and a
+ * fleet dashboard shows on which nodes a check failed, and why. Written whole and renamed into
+ * place: a reader never sees half a record.
+ *
+ * @param level {@code quick} or {@code medium}
+ * @param state the verdict, {@code OK} to {@code FAIL}
+ * @param code the worst finding's code, e.g. {@code LW-BELOW-FLOOR}; empty when OK
+ * @param summary the first line without its state word
+ * @param endedEpochSeconds when the check ended
+ * @param seconds how long it took
+ */
+public record CheckRecord(
+    String level,
+    String state,
+    String code,
+    String summary,
+    double endedEpochSeconds,
+    double seconds) {
+  private static final Logger log = LoggerFactory.getLogger(CheckRecord.class);
+
+  static CheckRecord of(LinkCheck.Report report) {
+    Verdict v = report.verdict();
+    String code =
+        v.findings().stream()
+            .filter(f -> f.state() == v.state())
+            .map(Verdict.Finding::code)
+            .findFirst()
+            .orElse("");
+    return new CheckRecord(
+        report.level().id(),
+        v.state().name(),
+        code,
+        v.summary(),
+        System.currentTimeMillis() / 1e3,
+        report.seconds());
+  }
+
+  static Path file(Path lockFile, String level) {
+    return lockFile.resolveSibling("last-check-" + level + ".json");
+  }
+
+  /** Keeps {@code report} beside {@code lockFile}; nothing when there is no such directory. */
+  public static void write(Path lockFile, LinkCheck.Report report) {
+    if (lockFile == null || !Files.isDirectory(lockFile.getParent())) {
+      return;
+    }
+    CheckRecord r = of(report);
+    JsonObject o = new JsonObject();
+    o.addProperty("level", r.level());
+    o.addProperty("state", r.state());
+    o.addProperty("code", r.code());
+    o.addProperty("summary", r.summary());
+    o.addProperty("ended", r.endedEpochSeconds());
+    o.addProperty("seconds", r.seconds());
+    Path target = file(lockFile, r.level());
+    Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
+    try {
+      Files.writeString(tmp, o + "\n", StandardCharsets.UTF_8);
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      log.warn("cannot keep the check's result in {}: {}", target, e.getMessage());
+    }
+  }
+
+  /** The records kept beside {@code lockFile}, one per level that ran; unreadable ones left out. */
+  public static List<CheckRecord> read(Path lockFile) {
+    List<CheckRecord> records = new ArrayList<>();
+    if (lockFile == null) {
+      return records;
+    }
+    for (CheckLevel level : CheckLevel.values()) {
+      readOne(file(lockFile, level.id())).ifPresent(records::add);
+    }
+    return records;
+  }
+
+  private static Optional<CheckRecord> readOne(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    try {
+      JsonObject o = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
+      return Optional.of(
+          new CheckRecord(
+              o.get("level").getAsString(),
+              o.get("state").getAsString(),
+              o.get("code").getAsString(),
+              o.get("summary").getAsString(),
+              o.get("ended").getAsDouble(),
+              o.get("seconds").getAsDouble()));
+    } catch (IOException | RuntimeException e) {
+      log.debug("{}: {}", file, e.getMessage());
+      return Optional.empty();
+    }
+  }
+}

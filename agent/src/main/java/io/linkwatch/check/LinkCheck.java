@@ -1,0 +1,370 @@
+package io.linkwatch.check;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.linkwatch.activity.BusyPolicy;
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.TextSettings;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.schedule.ProbeLock;
+import io.linkwatch.util.Durations;
+import io.linkwatch.verdict.Verdict;
+import io.linkwatch.verdict.Verdict.Finding;
+import io.linkwatch.verdict.Verdict.State;
+import io.linkwatch.worker.ProbeRunner;
+import io.linkwatch.worker.WorkerRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * One {@code linkwatch check}: takes the host's probe lock (so the agent's probes never measure at
+ * the same time), reads the link state, runs the level's probes one worker process each under what
+ * is left of the timeout, and judges the figures against the expected table and the agent's own
+ * last figures for the same pairs.
+ *
+ * <p>What makes a check UNKNOWN rather than FAIL: no device library ({@code LW-NO-RUNTIME}), the
+ * lock held by a probe run for half the timeout ({@code LW-LOCKED}), a busy device ({@code
+ * LW-DEVICE-BUSY}), a hung call or no time left ({@code LW-TIMEOUT}). A figure under its floor, a
+ * failed probe and a link down or downtrained are FAIL.
+ */
+public final class LinkCheck {
+  /** Below this much time left, a probe run is not started: it could not finish. */
+  static final Duration MIN_STEP = Duration.ofSeconds(3);
+
+  /** A check figure under this share of the agent's last figure for the same pair warns. */
+  static final double HOST_BASELINE_SHARE = 0.8;
+
+  /** Reads the link state (the passive counters) once, within a deadline. */
+  public interface LinkStateReader {
+    Optional<JsonObject> read(Duration deadline) throws InterruptedException;
+  }
+
+  /**
+   * A check's outcome.
+   *
+   * @param document the check's figures in the shape of the agent's status ({@code targets}, {@code
+   *     passive}), as judged
+   * @param coordination how the check kept clear of the agent's probes, e.g. {@code held
+   *     /run/linkwatch/probes.lock}
+   */
+  public record Report(
+      CheckLevel level,
+      Verdict verdict,
+      JsonObject document,
+      List<ProbeRun> runs,
+      double seconds,
+      String coordination) {}
+
+  private final AgentConfig config;
+  private final ProbeRunner runner;
+  private final Optional<JsonObject> agentStatus;
+  private final LinkStateReader ownReads;
+  private final Function<Backend, Backend> loadable;
+
+  /**
+   * @param agentStatus the running agent's status, when one answered: its passive readings are used
+   *     instead of reading again, and its figures are this host's baseline
+   * @param ownReads reads the link state when no agent gave it
+   */
+  public LinkCheck(
+      AgentConfig config,
+      ProbeRunner runner,
+      Optional<JsonObject> agentStatus,
+      LinkStateReader ownReads) {
+    this(config, runner, agentStatus, ownReads, DeviceRuntimes::checkLoadable);
+  }
+
+  LinkCheck(
+      AgentConfig config,
+      ProbeRunner runner,
+      Optional<JsonObject> agentStatus,
+      LinkStateReader ownReads,
+      Function<Backend, Backend> loadable) {
+    this.config = config;
+    this.runner = runner;
+    this.agentStatus = agentStatus;
+    this.ownReads = ownReads;
+    this.loadable = loadable;
+  }
+
+  /**
+   * Runs the check.
+   *
+   * @param devices the devices to check; empty for all
+   * @param force measure devices that run other work too
+   * @throws IllegalArgumentException when {@code devices} names a device this host does not have
+   */
+  public Report run(CheckLevel level, List<Integer> devices, Duration timeout, boolean force)
+      throws InterruptedException {
+    long started = System.nanoTime();
+    long end = started + timeout.toNanos();
+    List<Finding> more = new ArrayList<>();
+    List<ProbeRun> runs = new ArrayList<>();
+    Backend backend;
+    try {
+      backend = loadable.apply(config.backend());
+    } catch (RuntimeException | LinkageError e) {
+      more.add(
+          new Finding(
+              "LW-NO-RUNTIME", State.UNKNOWN, "backend " + config.backend().id(), e.getMessage()));
+      return report(level, runs, Optional.empty(), more, started, "none: nothing measured");
+    }
+    ProbeLock lock = new ProbeLock(config.probeLock());
+    Optional<ProbeLock.Held> held =
+        lock.acquire("linkwatch check " + level.id(), timeout.dividedBy(2));
+    if (held.isEmpty()) {
+      more.add(
+          new Finding(
+              "LW-LOCKED",
+              State.UNKNOWN,
+              "probe lock",
+              "held by "
+                  + (lock.holder().isEmpty() ? "another linkwatch process" : lock.holder())
+                  + " for "
+                  + Durations.format(timeout.dividedBy(2))));
+      return report(level, runs, Optional.empty(), more, started, "waited for the probe lock");
+    }
+    try (ProbeLock.Held h = held.get()) {
+      String coordination =
+          h.coordinated()
+              ? "held " + lock.path().orElseThrow()
+              : "uncoordinated: " + h.uncoordinatedBecause();
+      Optional<JsonObject> passive = agentPassive();
+      if (passive.isEmpty()) {
+        Duration read = min(config.passive().deadline(), left(end));
+        passive = ownReads.read(read);
+      }
+      List<CheckLevel.Step> steps = level.steps(devices);
+      for (int i = 0; i < steps.size(); i++) {
+        CheckLevel.Step step = steps.get(i);
+        Duration left = left(end);
+        if (left.compareTo(MIN_STEP) < 0) {
+          more.add(
+              new Finding(
+                  "LW-TIMEOUT",
+                  State.UNKNOWN,
+                  "check " + level.id(),
+                  "no time left for "
+                      + String.join(
+                          ", ",
+                          steps.subList(i, steps.size()).stream().map(s -> s.kind().id()).toList())
+                      + " within "
+                      + Durations.format(timeout)));
+          break;
+        }
+        ProbeRun run =
+            runner.run(
+                new WorkerRequest(
+                    step.kind().id(),
+                    settings(step),
+                    backend,
+                    config.hostPaths(),
+                    config.topologyCommand(),
+                    force ? config.busy().withPolicy(BusyPolicy.Mode.IGNORE) : config.busy(),
+                    List.of(),
+                    Map.of()),
+                left,
+                List.of());
+        runs.add(run);
+        if (step.kind() == ProbeKind.TOPOLOGY) {
+          requireDevices(devices, run);
+        }
+      }
+      return report(level, runs, passive, more, started, coordination);
+    }
+  }
+
+  private Report report(
+      CheckLevel level,
+      List<ProbeRun> runs,
+      Optional<JsonObject> passive,
+      List<Finding> more,
+      long started,
+      String coordination) {
+    JsonObject document = document(runs, passive);
+    List<Finding> all = new ArrayList<>(more);
+    all.addAll(belowHostBaseline(runs));
+    Verdict verdict = Verdict.judge(document, config.expectedFigures(), Verdict.Source.CHECK, all);
+    return new Report(
+        level, verdict, document, runs, (System.nanoTime() - started) / 1e9, coordination);
+  }
+
+  private Optional<JsonObject> agentPassive() {
+    return agentStatus
+        .map(s -> s.get("passive"))
+        .filter(JsonElement::isJsonObject)
+        .map(JsonElement::getAsJsonObject);
+  }
+
+  /** The device list checked against the devices the topology found. */
+  private static void requireDevices(List<Integer> devices, ProbeRun topology) {
+    TreeSet<Integer> present = new TreeSet<>();
+    for (TargetResult t : topology.targets()) {
+      for (Measurement m : t.measurements()) {
+        if (m instanceof DeviceInfo d) {
+          present.add(d.device());
+        }
+      }
+    }
+    if (present.isEmpty()) {
+      return; // the topology failed: its finding says so, and the probes will too
+    }
+    List<Integer> missing = devices.stream().filter(d -> !present.contains(d)).toList();
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--devices: no device "
+              + missing.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("")
+              + " on this host (it has "
+              + present.size()
+              + ": "
+              + present.first()
+              + "-"
+              + present.last()
+              + ")");
+    }
+  }
+
+  /** A step's settings, read by the probe's own reader as a config file's would be. */
+  static ProbeSettings settings(CheckLevel.Step step) {
+    TextSettings source = new TextSettings(step.settings(), key -> key);
+    ProbeSettings settings = step.kind().descriptor().read(source);
+    if (!source.problems().isEmpty()) {
+      throw new IllegalStateException(
+          "check level settings for " + step.kind().id() + ": " + source.problems());
+    }
+    return settings;
+  }
+
+  /** The check's runs in the shape of the agent's status, for {@link Verdict#judge}. */
+  static JsonObject document(List<ProbeRun> runs, Optional<JsonObject> passive) {
+    JsonArray targets = new JsonArray();
+    for (ProbeRun run : runs) {
+      for (TargetResult t : run.targets()) {
+        JsonObject o = new JsonObject();
+        o.addProperty("probe", run.probe());
+        o.addProperty("target", t.target());
+        o.addProperty("result", t.outcome().label());
+        o.addProperty("error", t.error());
+        if (!t.call().isEmpty()) {
+          o.addProperty("failed_call", t.call());
+        }
+        o.addProperty("duration_seconds", t.durationSeconds());
+        JsonArray figures = new JsonArray();
+        t.measurements().forEach(m -> figures.add(figure(m)));
+        o.add("measurements", figures);
+        targets.add(o);
+      }
+    }
+    JsonObject doc = new JsonObject();
+    doc.add("targets", targets);
+    passive.ifPresent(p -> doc.add("passive", p));
+    return doc;
+  }
+
+  private static JsonElement figure(Measurement m) {
+    try {
+      return JsonParser.parseString(ProbeKind.JSON.write(m));
+    } catch (RuntimeException e) {
+      JsonObject o = new JsonObject();
+      o.addProperty("type", m.getClass().getSimpleName());
+      o.addProperty("summary", m.summary());
+      return o;
+    }
+  }
+
+  /**
+   * WARN for a pair that measures well under what this host's agent last measured for the same pair
+   * and size: a host's own history, where the product has no expected figures.
+   */
+  private List<Finding> belowHostBaseline(List<ProbeRun> runs) {
+    if (agentStatus.isEmpty()) {
+      return List.of();
+    }
+    Map<String, Double> agent = new HashMap<>();
+    for (JsonElement e : array(agentStatus.get(), "targets")) {
+      JsonObject t = e.getAsJsonObject();
+      for (JsonElement m : array(t, "measurements")) {
+        JsonObject fig = m.getAsJsonObject();
+        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytesPerSecond")) {
+          agent.put(
+              key(
+                  fig.get("src").getAsInt(),
+                  fig.get("dst").getAsInt(),
+                  fig.get("sizeBytes").getAsLong()),
+              fig.get("bytesPerSecond").getAsDouble());
+        }
+      }
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (ProbeRun run : runs) {
+      for (TargetResult t : run.targets()) {
+        for (Measurement m : t.measurements()) {
+          if (m instanceof P2pBandwidth p) {
+            Double before = agent.get(key(p.src(), p.dst(), p.sizeBytes()));
+            if (before != null && p.bytesPerSecond() < HOST_BASELINE_SHARE * before) {
+              findings.add(
+                  new Finding(
+                      "LW-BELOW-HOST",
+                      State.WARN,
+                      run.probe()
+                          + " "
+                          + p.src()
+                          + "->"
+                          + p.dst()
+                          + " "
+                          + p.link()
+                          + " "
+                          + p.sizeBytes() / (1 << 20)
+                          + "MiB",
+                      String.format(
+                          Locale.ROOT,
+                          "%.1f GB/s, this host's agent measured %.1f GB/s",
+                          p.bytesPerSecond() / 1e9,
+                          before / 1e9)));
+            }
+          }
+        }
+      }
+    }
+    return findings;
+  }
+
+  private static String key(int src, int dst, long size) {
+    return src + ">" + dst + "@" + size;
+  }
+
+  private static Duration left(long endNanos) {
+    return Duration.ofNanos(Math.max(0, endNanos - System.nanoTime()));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static JsonArray array(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
+  }
+
+  private static String string(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e == null || e.isJsonNull() ? "" : e.getAsString();
+  }
+}

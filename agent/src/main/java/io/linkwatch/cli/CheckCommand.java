@@ -1,0 +1,283 @@
+package io.linkwatch.cli;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.linkwatch.check.AgentStatusClient;
+import io.linkwatch.check.CheckLevel;
+import io.linkwatch.check.CheckRecord;
+import io.linkwatch.check.LinkCheck;
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.http.PassiveStatus;
+import io.linkwatch.passive.ActiveProbes;
+import io.linkwatch.passive.PassiveStore;
+import io.linkwatch.passive.PassiveWatcher;
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.util.LogSetup;
+import io.linkwatch.verdict.Verdict;
+import io.linkwatch.worker.WorkerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linkwatch check}: measures the links now and gives a verdict, for a Slurm prolog ({@code
+ * quick}) or epilog ({@code medium}) or by hand. Each probe runs in a worker process under what is
+ * left of {@code --timeout}, after taking the host's probe lock, so the agent's own probes never
+ * measure at the same time. See {@link LinkCheck} for what is judged and {@link VerdictFormat} for
+ * the output and exit codes.
+ */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Measure the links now and give a verdict (quick: before a job; medium: after one).",
+      "Exit: 0 OK, 1 FAIL, 2 UNKNOWN (nagios: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN)."
+    })
+final class CheckCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--level",
+      paramLabel = "LEVEL",
+      defaultValue = "quick",
+      converter = LevelConverter.class,
+      description =
+          "quick (topology, link state, 256MiB p2p of every pair, 1KiB allreduce; for a prolog) or"
+              + " medium (also 256MiB and 1GiB p2p, both directions, host transfer from every NUMA"
+              + " node, large allreduce; for an epilog). Default: ${DEFAULT-VALUE}.")
+  CheckLevel level;
+
+  @Option(
+      names = "--devices",
+      paramLabel = "LIST",
+      split = ",",
+      converter = DeviceConverter.class,
+      description = "Devices to check, e.g. 0,1 or 0-7 (default: all).")
+  List<List<Integer>> devices = new ArrayList<>();
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = StatusCommand.DurationConverter.class,
+      description =
+          "The most the whole check may take; what does not fit is UNKNOWN. Default: 50s for"
+              + " quick, 170s for medium.")
+  Duration timeout;
+
+  @Option(names = "--json", description = "Print the verdict and every figure as JSON.")
+  boolean json;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      converter = VerdictFormat.Converter.class,
+      description = "text (every finding), nagios or npd (default: ${DEFAULT-VALUE}).")
+  VerdictFormat format;
+
+  @Option(
+      names = "--force",
+      description =
+          "Measure devices that run other work too (their figures are then contended and may"
+              + " FAIL). Without it a busy device makes the check UNKNOWN.")
+  boolean force;
+
+  @Option(
+      names = "--backend",
+      converter = BackendConverter.class,
+      description = "Device runtime (default: the config's backend, else auto).")
+  Backend backend;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "The agent's configuration: backend, probe lock, expected figures, busy policy."
+              + " Default: /etc/linkwatch/linkwatch.yaml when it exists.")
+  Path config;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      converter = StatusCommand.UrlConverter.class,
+      description =
+          "The running agent, for its link readings and this host's last figures (default:"
+              + " 127.0.0.1 on the config's listen port). None answering is fine.")
+  String url;
+
+  static final class LevelConverter implements picocli.CommandLine.ITypeConverter<CheckLevel> {
+    @Override
+    public CheckLevel convert(String value) {
+      try {
+        return CheckLevel.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** {@code 3} or {@code 0-7}. */
+  static final class DeviceConverter implements picocli.CommandLine.ITypeConverter<List<Integer>> {
+    @Override
+    public List<Integer> convert(String value) {
+      String v = value.strip();
+      try {
+        int dash = v.indexOf('-', 1);
+        if (dash < 0) {
+          return List.of(nonNegative(Integer.parseInt(v)));
+        }
+        int from = nonNegative(Integer.parseInt(v.substring(0, dash).strip()));
+        int to = nonNegative(Integer.parseInt(v.substring(dash + 1).strip()));
+        if (to < from || to - from > 1023) {
+          throw new NumberFormatException();
+        }
+        List<Integer> range = new ArrayList<>();
+        for (int d = from; d <= to; d++) {
+          range.add(d);
+        }
+        return range;
+      } catch (NumberFormatException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "' is not a device or range (use e.g. 0,1 or 0-7)");
+      }
+    }
+
+    private static int nonNegative(int d) {
+      if (d < 0) {
+        throw new NumberFormatException();
+      }
+      return d;
+    }
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    LogSetup.warningsOnlyUnlessSet();
+    AgentConfig cfg = loadConfig();
+    if (backend != null) {
+      cfg = cfg.withBackend(backend);
+    }
+    List<Integer> chosen = devices.stream().flatMap(List::stream).distinct().sorted().toList();
+    Duration limit = timeout != null ? timeout : level.defaultTimeout();
+    String agentUrl = url != null ? url : "http://127.0.0.1:" + cfg.listen().port();
+    Optional<JsonObject> agentStatus = agentStatus(agentUrl);
+    AgentConfig fixed = cfg;
+    LinkCheck check =
+        new LinkCheck(
+            cfg,
+            new WorkerProcess(cfg.workerJavaOptions()),
+            agentStatus,
+            deadline -> ownLinkReads(fixed));
+    LinkCheck.Report report;
+    try {
+      report = check.run(level, chosen, limit, force);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    Verdict verdict = report.verdict();
+    List<String> notes = new ArrayList<>(verdict.notes());
+    if (agentStatus.isEmpty()) {
+      notes.add(
+          "no agent answered at " + agentUrl + ": judged without this host's earlier figures");
+    }
+    CheckRecord.write(cfg.probeLock(), report);
+    var out = spec.commandLine().getOut();
+    if (json) {
+      out.println(json(report, notes));
+    } else {
+      format.print(new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes), out);
+      if (format == VerdictFormat.TEXT) {
+        out.printf(
+            java.util.Locale.ROOT,
+            "  checked (%s) in %.1f s; probe lock: %s%n",
+            level.id(),
+            report.seconds(),
+            report.coordination());
+      }
+    }
+    out.flush();
+    return format.exitCode(verdict.state());
+  }
+
+  private AgentConfig loadConfig() {
+    if (config != null) {
+      return ConfigLoader.load(config);
+    }
+    if (Files.exists(ConfigLoader.DEFAULT_PATH)) {
+      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
+    }
+    return ConfigLoader.defaults();
+  }
+
+  /** The agent's status, when one answers within 2 s; no agent is a normal case. */
+  private static Optional<JsonObject> agentStatus(String agentUrl) {
+    try {
+      return Optional.of(new AgentStatusClient(agentUrl, Duration.ofSeconds(2)).fetch());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (Exception e) {
+      return Optional.empty();
+    }
+  }
+
+  /** One read round of the link state in a watcher process of our own, when no agent gave it. */
+  private static Optional<JsonObject> ownLinkReads(AgentConfig cfg) {
+    PassiveStore store = new PassiveStore(Clock.systemUTC());
+    PassiveWatcher watcher = PassiveWatcher.of(cfg, store, new ActiveProbes());
+    if (watcher == null) {
+      return Optional.empty();
+    }
+    try (watcher) {
+      watcher.round();
+    }
+    return Optional.of(
+        JsonParser.parseString(PassiveStatus.json(store).encode()).getAsJsonObject());
+  }
+
+  private String json(LinkCheck.Report report, List<String> notes) {
+    Verdict v = report.verdict();
+    JsonObject o = new JsonObject();
+    o.addProperty("schema_version", 1);
+    o.addProperty("level", report.level().id());
+    o.addProperty("state", v.state().name());
+    o.addProperty("first_line", v.firstLine(format.word(v.state())));
+    o.addProperty("exit_code", format.exitCode(v.state()));
+    JsonArray findings = new JsonArray();
+    for (Verdict.Finding f : v.findings()) {
+      JsonObject fo = new JsonObject();
+      fo.addProperty("code", f.code());
+      fo.addProperty("state", f.state().name());
+      fo.addProperty("subject", f.subject());
+      fo.addProperty("detail", f.detail());
+      findings.add(fo);
+    }
+    o.add("findings", findings);
+    JsonArray n = new JsonArray();
+    notes.forEach(n::add);
+    o.add("notes", n);
+    o.addProperty("duration_seconds", report.seconds());
+    o.addProperty("coordination", report.coordination());
+    o.add("targets", report.document().get("targets"));
+    if (report.document().has("passive")) {
+      o.add("passive", report.document().get("passive"));
+    }
+    return new GsonBuilder()
+        .setPrettyPrinting()
+        .serializeSpecialFloatingPointValues()
+        .create()
+        .toJson(o);
+  }
+}
