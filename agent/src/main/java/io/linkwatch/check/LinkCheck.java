@@ -187,8 +187,29 @@ public final class LinkCheck {
           requireDevices(devices, run);
         }
       }
-      return report(level, runs, passive, more, started, coordination);
+      return report(
+          level, runs, passive.map(p -> onlyDevices(p, devices)), more, started, coordination);
     }
+  }
+
+  /**
+   * The link readings of {@code devices} only (all when empty): a job's prolog judges the job's
+   * devices, not a link of a device the job does not use.
+   */
+  static JsonObject onlyDevices(JsonObject passive, List<Integer> devices) {
+    if (devices.isEmpty()) {
+      return passive;
+    }
+    JsonObject copy = passive.deepCopy();
+    JsonArray kept = new JsonArray();
+    for (JsonElement e : array(passive, "devices")) {
+      JsonElement d = e.getAsJsonObject().get("device");
+      if (d != null && d.isJsonPrimitive() && devices.contains(d.getAsInt())) {
+        kept.add(e);
+      }
+    }
+    copy.add("devices", kept);
+    return copy;
   }
 
   private Report report(

@@ -63,9 +63,8 @@ final class CheckCommand implements Callable<Integer> {
       names = "--devices",
       paramLabel = "LIST",
       split = ",",
-      converter = DeviceConverter.class,
       description = "Devices to check, e.g. 0,1 or 0-7 (default: all).")
-  List<List<Integer>> devices = new ArrayList<>();
+  List<String> devices = new ArrayList<>();
 
   @Option(
       names = "--timeout",
@@ -128,10 +127,13 @@ final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code 3} or {@code 0-7}. */
-  static final class DeviceConverter implements picocli.CommandLine.ITypeConverter<List<Integer>> {
-    @Override
-    public List<Integer> convert(String value) {
+  /** The devices of {@code --devices}: each item {@code 3} or {@code 0-7}. */
+  static List<Integer> devices(List<String> items) {
+    return items.stream().flatMap(i -> device(i).stream()).distinct().sorted().toList();
+  }
+
+  private static List<Integer> device(String value) {
+    {
       String v = value.strip();
       try {
         int dash = v.indexOf('-', 1);
@@ -149,17 +151,17 @@ final class CheckCommand implements Callable<Integer> {
         }
         return range;
       } catch (NumberFormatException e) {
-        throw new picocli.CommandLine.TypeConversionException(
-            "'" + value + "' is not a device or range (use e.g. 0,1 or 0-7)");
+        throw new UsageException(
+            "--devices: '" + value + "' is not a device or range (use e.g. 0,1 or 0-7)");
       }
     }
+  }
 
-    private static int nonNegative(int d) {
-      if (d < 0) {
-        throw new NumberFormatException();
-      }
-      return d;
+  private static int nonNegative(int d) {
+    if (d < 0) {
+      throw new NumberFormatException();
     }
+    return d;
   }
 
   @Override
@@ -169,7 +171,7 @@ final class CheckCommand implements Callable<Integer> {
     if (backend != null) {
       cfg = cfg.withBackend(backend);
     }
-    List<Integer> chosen = devices.stream().flatMap(List::stream).distinct().sorted().toList();
+    List<Integer> chosen = devices(devices);
     Duration limit = timeout != null ? timeout : level.defaultTimeout();
     String agentUrl = url != null ? url : "http://127.0.0.1:" + cfg.listen().port();
     Optional<JsonObject> agentStatus = agentStatus(agentUrl);

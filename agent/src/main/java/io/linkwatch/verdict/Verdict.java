@@ -77,7 +77,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    */
   public static Verdict judge(
       JsonObject status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
-    List<Finding> findings = new ArrayList<>(more);
+    List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
     Set<String> unknownProducts = new LinkedHashSet<>();
@@ -154,6 +154,8 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       }
     }
     int links = passive(status, findings);
+    // After the figures' own findings: a hung call explains why no time was left, not the reverse.
+    findings.addAll(more);
     for (String product : unknownProducts) {
       notes.add(
           "no expected figures for "
