@@ -251,6 +251,37 @@ class ExporterToolkitTestdataTest {
     }
   }
 
+  /** linkwatch check-config fails (exit 2) on a web config the exporter-toolkit refuses. */
+  @Test
+  void checkConfigExitsTwoOnARefusedWebConfig(@org.junit.jupiter.api.io.TempDir Path tmp)
+      throws Exception {
+    Path dir = fixtures();
+    Path main = tmp.resolve("linkwatch.yaml");
+    for (var file :
+        List.of("web_config_headers_frame_options.bad.yml", "web_config_headers.good.yml")) {
+      Files.writeString(main, "web: {config_file: " + dir.resolve(file) + "}\n");
+      java.io.StringWriter out = new java.io.StringWriter();
+      java.io.StringWriter err = new java.io.StringWriter();
+      int exit =
+          io.linkwatch.cli.Main.execute(
+              new java.io.PrintWriter(out),
+              new java.io.PrintWriter(err),
+              "check-config",
+              main.toString());
+      if (file.contains(".bad.")) {
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+            .isEqualTo(
+                "linkwatch: "
+                    + dir.resolve(file)
+                    + ": http_server_config.headers.X-Frame-Options: 'foo' is not allowed (deny,"
+                    + " sameorigin)\n");
+      } else {
+        assertThat(exit).as(err.toString()).isZero();
+      }
+    }
+  }
+
   @Test
   void theServedFilesReadAsGoReadsThem() throws Exception {
     Path dir = fixtures();
