@@ -50,9 +50,17 @@ final class WebConfigWatcher {
                     changed -> {
                       WebConfig next = changed;
                       if (next != null && next.tls().isPresent()) {
+                        io.vertx.core.net.ServerSSLOptions ssl;
+                        try {
+                          ssl = ServerTls.sslOptions(next.tls().get(), next.http2());
+                        } catch (RuntimeException e) {
+                          // A file changed again between the check and this read.
+                          log.warn(
+                              "web config {}: new TLS files not taken: {}", file, e.getMessage());
+                          return;
+                        }
                         server
-                            .updateSSLOptions(
-                                ServerTls.sslOptions(next.tls().get(), next.http2()), true)
+                            .updateSSLOptions(ssl, true)
                             .onFailure(
                                 e ->
                                     log.warn(
