@@ -20,10 +20,10 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 
 /**
- * Reads the PEM files of a web config the way the server will, so that a file that cannot serve
- * fails at load time with its name and reason: a missing file, a file without a certificate, a key
- * that is not a private key (PKCS#8, PKCS#1 RSA or SEC1 EC, as Vert.x reads them) or that does not
- * belong to the certificate.
+ * Reads the PEM files (or inline PEM text) of a web config the way the server will, so that one
+ * that cannot serve fails at load time with its name and reason: a missing file, a file without a
+ * certificate, a key that is not a private key (PKCS#8, PKCS#1 RSA or SEC1 EC, as Vert.x reads
+ * them) or that does not belong to the certificate.
  */
 final class TlsFiles {
   private TlsFiles() {}
@@ -38,9 +38,14 @@ final class TlsFiles {
     }
   }
 
-  /** The certificates of a PEM file; none is an error. */
-  static Collection<? extends Certificate> certificates(Path file) {
-    byte[] pem = read(file);
+  static byte[] read(WebConfig.Pem pem) {
+    return pem.path().map(TlsFiles::read).orElseGet(pem::bytes);
+  }
+
+  /** The certificates of a PEM file or text; none is an error. */
+  static Collection<? extends Certificate> certificates(WebConfig.Pem source) {
+    byte[] pem = read(source);
+    String file = source.describe();
     Collection<? extends Certificate> certs;
     try {
       certs =
@@ -61,7 +66,7 @@ final class TlsFiles {
    *
    * @throws IllegalArgumentException naming the file and what is wrong
    */
-  static void checkKeyPair(Path certFile, Path keyFile) {
+  static void checkKeyPair(WebConfig.Pem certFile, WebConfig.Pem keyFile) {
     X509Certificate cert = (X509Certificate) certificates(certFile).iterator().next();
     byte[] key = read(keyFile);
     PrivateKey privateKey;
@@ -77,14 +82,14 @@ final class TlsFiles {
       privateKey = manager.getPrivateKey(alias);
     } catch (Exception e) {
       throw new IllegalArgumentException(
-          keyFile + ": not a PEM private key (PKCS#8, RSA or EC): " + firstLine(e));
+          keyFile.describe() + ": not a PEM private key (PKCS#8, RSA or EC): " + firstLine(e));
     }
     if (!privateKey.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())
         || !signs(privateKey, cert)) {
       throw new IllegalArgumentException(
-          keyFile
+          keyFile.describe()
               + ": is not the key of the certificate in "
-              + certFile
+              + certFile.describe()
               + " ("
               + cert.getSubjectX500Principal().getName()
               + ")");

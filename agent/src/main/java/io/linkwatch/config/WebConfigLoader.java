@@ -1,46 +1,62 @@
 package io.linkwatch.config;
 
 import io.linkwatch.config.WebConfig.ClientAuth;
+import io.linkwatch.config.WebConfig.Pem;
+import io.linkwatch.config.WebConfig.RateLimit;
 import io.linkwatch.config.WebConfig.Tls;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /**
- * Reads the web config file in the Prometheus exporter-toolkit format, as strictly as the main
+ * Reads the web config file in the Prometheus exporter-toolkit format, key for key, and refuses
+ * what the exporter-toolkit refuses (plus what the JDK cannot serve), as strictly as the main
  * config: unknown keys, missing or unreadable files, a key that is not the certificate's, a TLS
- * version, cipher suite or curve this JDK cannot serve, and a password hash that is not bcrypt are
- * each one line naming the key, all reported together, e.g.
+ * version, cipher suite or curve that Go does not name or this JDK cannot serve, a header value the
+ * exporter-toolkit does not allow and a password hash that is not bcrypt are each one line naming
+ * the key, all reported together, e.g.
  *
  * <pre>
- * /etc/linkwatch/web.yml: tls_server_config.min_version: 'TLS14' is not a TLS version (TLS12, TLS13)
+ * /etc/linkwatch/web.yml: tls_server_config.min_version: 'TLS14' is not a TLS version (TLS10, TLS11, TLS12, TLS13)
  * /etc/linkwatch/web.yml: basic_auth_users.prometheus: not a bcrypt hash (make one with htpasswd -nbBC 10 USER PASSWORD)
  * </pre>
  *
- * Relative file names are taken from the web config file's directory, as the exporter-toolkit does.
+ * As in the exporter-toolkit, TLS is on when any of {@code cert}, {@code cert_file}, {@code key},
+ * {@code key_file}, {@code client_ca}, {@code client_ca_file} or {@code client_auth_type} is set
+ * (an empty string is unset); a file named as well as given inline is read from the file; relative
+ * file names are taken from the web config file's directory.
  */
 public final class WebConfigLoader {
   private static final Pattern BCRYPT =
       Pattern.compile("\\$2[aby]\\$(0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53}");
 
-  /** The response headers the exporter-toolkit lets a web config set. */
-  private static final List<String> HEADERS =
-      List.of(
-          "Content-Security-Policy",
-          "Strict-Transport-Security",
-          "X-Content-Type-Options",
-          "X-Frame-Options",
-          "X-XSS-Protection");
+  /**
+   * The response headers the exporter-toolkit lets a web config set, each with the values it allows
+   * (empty: any value).
+   */
+  private static final Map<String, List<String>> HEADERS =
+      Map.of(
+          "Content-Security-Policy", List.of(),
+          "Strict-Transport-Security", List.of(),
+          "X-Content-Type-Options", List.of("nosniff"),
+          "X-Frame-Options", List.of("deny", "sameorigin"),
+          "X-XSS-Protection", List.of());
 
+  /** Go's TLS version names, lowest first, with JSSE's. */
   private static final Map<String, String> VERSIONS =
-      Map.of("TLS12", "TLSv1.2", "TLS13", "TLSv1.3");
+      Map.of("TLS10", "TLSv1", "TLS11", "TLSv1.1", "TLS12", "TLSv1.2", "TLS13", "TLSv1.3");
 
   /** Go's curve names, as the exporter-toolkit takes them, to JSSE's named groups. */
   private static final Map<String, String> CURVES =
@@ -49,6 +65,42 @@ public final class WebConfigLoader {
           "CurveP256", "secp256r1",
           "CurveP384", "secp384r1",
           "CurveP521", "secp521r1");
+
+  /**
+   * The TLS 1.0-1.2 cipher suites of Go's {@code tls.CipherSuites()} (the only names the
+   * exporter-toolkit takes), in the order Go's server prefers them: Go ignores the order of {@code
+   * cipher_suites}, so linkwatch does too. Go and JSSE spell them the same (the IANA names).
+   */
+  static final List<String> GO_CIPHER_SUITES =
+      List.of(
+          "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+          "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+          "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+          "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+          "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+          "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+          "TLS_RSA_WITH_AES_128_GCM_SHA256",
+          "TLS_RSA_WITH_AES_256_GCM_SHA384",
+          "TLS_RSA_WITH_AES_128_CBC_SHA",
+          "TLS_RSA_WITH_AES_256_CBC_SHA");
+
+  /**
+   * Go's TLS 1.3 suites: accepted in {@code cipher_suites} and without effect, as in Go, where TLS
+   * 1.3 suites cannot be chosen; the JDK's TLS 1.3 suites stay enabled.
+   */
+  static final List<String> TLS13_CIPHER_SUITES =
+      List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256");
+
+  /** One of these must be enabled for HTTP/2 below TLS 1.3 (Go's http2 refuses to serve else). */
+  private static final List<String> HTTP2_REQUIRED =
+      List.of("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256");
+
+  private static final Pattern GO_DURATION_PART =
+      Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)");
 
   private WebConfigLoader() {}
 
@@ -63,31 +115,27 @@ public final class WebConfigLoader {
   }
 
   private static WebConfig read(ConfigNode root, Path dir) {
-    Optional<Tls> tls = Optional.empty();
-    if (root.hasMapping("tls_server_config")) {
-      tls = readTls(root.mapping("tls_server_config"), dir);
-    } else if (root.has("tls_server_config")) {
-      root.mapping("tls_server_config"); // reports that it must be a mapping
-    }
-
     ConfigNode http = root.mapping("http_server_config");
-    if (http.bool("http2", false)) {
-      http.problem("http2", "linkwatch serves HTTP/1.1 only; leave it out or set it to false");
-    }
+    boolean http2 = http.bool("http2", true);
     Map<String, String> headers = new LinkedHashMap<>();
     ConfigNode headerNode = http.mapping("headers");
     for (String name : headerNode.keys()) {
-      if (!HEADERS.contains(name)) {
-        headerNode.problem(name, "cannot be set (" + String.join(", ", HEADERS) + ")");
+      List<String> allowed = HEADERS.get(name);
+      if (allowed == null) {
+        List<String> names = new ArrayList<>(HEADERS.keySet());
+        names.sort(null);
+        headerNode.problem(name, "cannot be set (" + String.join(", ", names) + ")");
         headerNode.scalar(name, null, s -> s);
         continue;
       }
-      String value = headerNode.scalar(name, null, WebConfigLoader::headerValue);
-      if (value != null) {
+      String value = headerNode.scalar(name, "", v -> headerValue(v, allowed));
+      if (!value.isEmpty()) {
         headers.put(name, value);
       }
     }
     http.rejectUnknown();
+
+    Optional<Tls> tls = readTls(root.mapping("tls_server_config"), dir, http2);
 
     Map<String, String> users = new LinkedHashMap<>();
     ConfigNode userNode = root.mapping("basic_auth_users");
@@ -102,72 +150,134 @@ public final class WebConfigLoader {
         users.put(user, hash);
       }
     }
+
+    ConfigNode rate = root.mapping("rate_limit");
+    Duration interval = rate.scalar("interval", Duration.ZERO, WebConfigLoader::goDuration);
+    int burst = rate.integer("burst", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    rate.rejectUnknown();
+    Optional<RateLimit> rateLimit =
+        interval.isNegative() || interval.isZero()
+            ? Optional.empty()
+            : Optional.of(new RateLimit(interval, burst));
+
     root.rejectUnknown();
-    return new WebConfig(tls, users, headers);
+    return new WebConfig(tls, users, headers, http2, rateLimit);
   }
 
-  private static Optional<Tls> readTls(ConfigNode node, Path dir) {
-    Path cert = node.scalar("cert_file", null, s -> dir.resolve(s));
-    Path key = node.scalar("key_file", null, s -> dir.resolve(s));
-    if (cert == null && !node.has("cert_file")) {
-      node.problem("cert_file", "required: the server's certificate (PEM)");
+  /** A string value; empty (or null, or absent) reads as unset, as Go's zero value. */
+  private static String text(ConfigNode node, String key) {
+    if (!node.has(key)) {
+      return "";
     }
-    if (key == null && !node.has("key_file")) {
-      node.problem("key_file", "required: the certificate's private key (PEM)");
-    }
+    return node.scalar(key, "", s -> s);
+  }
+
+  private static Optional<Tls> readTls(ConfigNode node, Path dir, boolean http2) {
+    String cert = text(node, "cert");
+    String certFile = text(node, "cert_file");
+    String key = text(node, "key");
+    String keyFile = text(node, "key_file");
+    String clientCa = text(node, "client_ca");
+    String clientCaFile = text(node, "client_ca_file");
+    String clientAuthText = text(node, "client_auth_type");
     ClientAuth clientAuth =
-        node.scalar("client_auth_type", ClientAuth.NO_CLIENT_CERT, WebConfigLoader::clientAuth);
-    Path ca = node.scalar("client_ca_file", null, s -> dir.resolve(s));
-    if (clientAuth.verifies() && ca == null && !node.has("client_ca_file")) {
-      node.problem(
-          "client_ca_file",
-          "required with client_auth_type "
-              + clientAuth.configName()
-              + ": the CAs that sign client certificates");
-    } else if (!clientAuth.verifies() && ca != null) {
-      node.problem(
-          "client_ca_file",
-          "set, but client_auth_type is NoClientCert: no client certificate is asked for");
-      ca = null;
-    }
+        clientAuthText.isEmpty()
+            ? ClientAuth.NO_CLIENT_CERT
+            : node.scalar("client_auth_type", null, WebConfigLoader::clientAuth);
+    List<String> sans =
+        node.has("client_allowed_sans")
+            ? node.list("client_allowed_sans", List.of(), s -> s, false)
+            : List.of();
+
     String min = node.scalar("min_version", "TLS12", WebConfigLoader::tlsVersion);
     String max = node.scalar("max_version", "TLS13", WebConfigLoader::tlsVersion);
-    if (min.compareTo(max) > 0) {
-      node.problem("min_version", min + " is above max_version " + max);
-    }
-    List<String> protocols =
-        VERSIONS.keySet().stream()
-            .sorted()
-            .filter(v -> v.compareTo(min) >= 0 && v.compareTo(max) <= 0)
-            .map(VERSIONS::get)
-            .toList();
-    Set<String> supported = supportedCipherSuites();
-    List<String> ciphers =
-        node.list("cipher_suites", List.of(), s -> cipherSuite(s, supported), false);
-    List<String> groups = node.list("curve_preferences", List.of(), WebConfigLoader::curve, false);
-    node.bool("prefer_server_cipher_suites", true); // JSSE servers prefer their own order anyway
+    List<String> goCiphers =
+        node.list("cipher_suites", List.of(), WebConfigLoader::cipherSuite, true);
+    List<String> groups = node.list("curve_preferences", List.of(), WebConfigLoader::curve, true);
+    // Without effect in Go since 1.17 (its server always uses its own order); JSSE too uses the
+    // server's order, which is Go's (see GO_CIPHER_SUITES).
+    node.bool("prefer_server_cipher_suites", true);
     node.rejectUnknown();
 
-    if (cert != null
-        && check(node, "cert_file", () -> TlsFiles.certificates(cert))
-        && key != null) {
-      check(node, "key_file", () -> TlsFiles.checkKeyPair(cert, key));
+    boolean enabled =
+        !(cert + certFile + key + keyFile + clientCa + clientCaFile + clientAuthText).isEmpty();
+    if (!enabled) {
+      return Optional.empty(); // as Go: plain HTTP, whatever else the section says
     }
-    if (ca != null) {
-      Path caFile = ca;
-      check(node, "client_ca_file", () -> TlsFiles.certificates(caFile));
+
+    Pem certPem = pem(certFile, cert, dir);
+    Pem keyPem = pem(keyFile, key, dir);
+    Pem caPem = pem(clientCaFile, clientCa, dir);
+    if (certPem == null) {
+      node.problem("cert_file", "required: the server's certificate (PEM), or cert with it inline");
     }
-    if (cert == null || key == null) {
+    if (keyPem == null) {
+      node.problem(
+          "key_file", "required: the certificate's private key (PEM), or key with it inline");
+    }
+    String caKey = clientCaFile.isEmpty() ? "client_ca" : "client_ca_file";
+    if (clientAuth != null && !clientAuth.requests() && caPem != null) {
+      node.problem(
+          caKey, "set, but client_auth_type is NoClientCert: no client certificate is asked for");
+    }
+    if (clientAuth != null && !clientAuth.requests() && !sans.isEmpty()) {
+      node.problem(
+          "client_allowed_sans",
+          "set, but client_auth_type is NoClientCert: no client certificate is asked for");
+    }
+
+    List<String> protocols = protocols(node, min, max);
+    List<String> ciphers = cipherSuites(goCiphers);
+    if (http2
+        && !goCiphers.isEmpty()
+        && min.compareTo("TLS13") < 0
+        && goCiphers.stream().noneMatch(HTTP2_REQUIRED::contains)) {
+      node.problem(
+          "cipher_suites",
+          "HTTP/2 (http_server_config.http2, on by default) needs "
+              + String.join(" or ", HTTP2_REQUIRED)
+              + " below TLS 1.3: add one, or set http2: false");
+    }
+
+    if (certPem != null
+        && check(node, certFile.isEmpty() ? "cert" : "cert_file", certPem)
+        && keyPem != null) {
+      try {
+        TlsFiles.checkKeyPair(certPem, keyPem);
+      } catch (IllegalArgumentException e) {
+        node.problem(keyFile.isEmpty() ? "key" : "key_file", e.getMessage());
+      }
+    }
+    if (caPem != null) {
+      check(node, caKey, caPem);
+    }
+    if (certPem == null || keyPem == null || clientAuth == null) {
       return Optional.empty();
     }
     return Optional.of(
-        new Tls(cert, key, clientAuth, Optional.ofNullable(ca), protocols, ciphers, groups));
+        new Tls(
+            certPem,
+            keyPem,
+            clientAuth,
+            Optional.ofNullable(caPem),
+            sans,
+            protocols,
+            ciphers,
+            groups));
   }
 
-  /** Runs a file check; its failure is a problem under {@code key}. */
-  private static boolean check(ConfigNode node, String key, Runnable check) {
+  /** The file when named (relative to {@code dir}), else the inline text, else null. */
+  private static Pem pem(String file, String inline, Path dir) {
+    if (!file.isEmpty()) {
+      return Pem.file(dir.resolve(file));
+    }
+    return inline.isEmpty() ? null : Pem.inline(inline);
+  }
+
+  /** Checks that {@code pem} holds certificates; its failure is a problem under {@code key}. */
+  private static boolean check(ConfigNode node, String key, Pem pem) {
     try {
-      check.run();
+      TlsFiles.certificates(pem);
       return true;
     } catch (IllegalArgumentException e) {
       node.problem(key, e.getMessage());
@@ -176,49 +286,97 @@ public final class WebConfigLoader {
   }
 
   private static ClientAuth clientAuth(String text) {
+    if (text.equals("RequireClientCert")) { // the exporter-toolkit's old name, still taken
+      return ClientAuth.REQUIRE_ANY_CLIENT_CERT;
+    }
+    List<String> names = new ArrayList<>();
     for (ClientAuth a : ClientAuth.values()) {
       if (a.configName().equals(text)) {
         return a;
       }
-    }
-    if (text.equals("RequestClientCert") || text.equals("RequireAnyClientCert")) {
-      throw new IllegalArgumentException(
-          "'"
-              + text
-              + "' is not supported: a certificate nobody verifies proves nothing (use"
-              + " VerifyClientCertIfGiven or RequireAndVerifyClientCert)");
+      names.add(a.configName());
     }
     throw new IllegalArgumentException(
-        "'"
-            + text
-            + "' is not a client_auth_type (NoClientCert, VerifyClientCertIfGiven,"
-            + " RequireAndVerifyClientCert)");
+        "'" + text + "' is not a client_auth_type (" + String.join(", ", names) + ")");
   }
 
   private static String tlsVersion(String text) {
     if (VERSIONS.containsKey(text)) {
       return text;
     }
-    if (text.equals("TLS10") || text.equals("TLS11")) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is disabled by the JDK as insecure (use TLS12 or TLS13)");
-    }
-    throw new IllegalArgumentException("'" + text + "' is not a TLS version (TLS12, TLS13)");
+    throw new IllegalArgumentException(
+        "'" + text + "' is not a TLS version (TLS10, TLS11, TLS12, TLS13)");
   }
 
-  private static Set<String> supportedCipherSuites() {
+  /**
+   * The JSSE protocols from {@code min} to {@code max}. One this JDK has disabled (TLS 1.0 and 1.1
+   * in {@code jdk.tls.disabledAlgorithms}, by default) is refused rather than silently left out.
+   */
+  private static List<String> protocols(ConfigNode node, String min, String max) {
+    if (min.compareTo(max) > 0) {
+      node.problem("min_version", min + " is above max_version " + max);
+      return List.of();
+    }
+    Set<String> enabled = Set.of(defaultParameters().getProtocols());
+    for (String key : List.of("min_version", "max_version")) {
+      String v = key.equals("min_version") ? min : max;
+      if (!enabled.contains(VERSIONS.get(v))) {
+        node.problem(
+            key,
+            "'"
+                + v
+                + "' is disabled in this JDK as insecure (jdk.tls.disabledAlgorithms in"
+                + " java.security): use TLS12 or TLS13");
+        return List.of();
+      }
+    }
+    return VERSIONS.keySet().stream()
+        .sorted()
+        .filter(v -> v.compareTo(min) >= 0 && v.compareTo(max) <= 0)
+        .map(VERSIONS::get)
+        .toList();
+  }
+
+  private static SSLParameters defaultParameters() {
     try {
-      return Set.of(SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites());
+      return SSLContext.getDefault().getDefaultSSLParameters();
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("this JDK has no default TLS context", e);
     }
   }
 
-  private static String cipherSuite(String text, Set<String> supported) {
-    if (!supported.contains(text)) {
-      throw new IllegalArgumentException("'" + text + "' is not a cipher suite this JDK supports");
+  private static String cipherSuite(String text) {
+    if (!GO_CIPHER_SUITES.contains(text) && !TLS13_CIPHER_SUITES.contains(text)) {
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is not a cipher suite of Go's tls.CipherSuites(), the names the"
+              + " exporter-toolkit takes (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)");
+    }
+    if (!List.of(defaultParameters().getCipherSuites()).contains(text)) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is disabled in this JDK (jdk.tls.disabledAlgorithms in java.security)");
     }
     return text;
+  }
+
+  /**
+   * The suites to enable: the TLS 1.0-1.2 ones given, in Go's order, then the JDK's TLS 1.3 suites
+   * (Go's TLS 1.3 suites cannot be configured); none given: the JDK's defaults.
+   */
+  private static List<String> cipherSuites(List<String> given) {
+    if (given.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>(given.stream().distinct().toList());
+    out.removeIf(TLS13_CIPHER_SUITES::contains);
+    out.sort(Comparator.comparingInt(GO_CIPHER_SUITES::indexOf));
+    for (String s : defaultParameters().getCipherSuites()) {
+      if (TLS13_CIPHER_SUITES.contains(s)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static String curve(String text) {
@@ -240,10 +398,57 @@ public final class WebConfigLoader {
     return text;
   }
 
-  private static String headerValue(String text) {
+  private static String headerValue(String text, List<String> allowed) {
+    if (!allowed.isEmpty() && !allowed.contains(text)) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not allowed (" + String.join(", ", allowed) + ")");
+    }
     if (text.chars().anyMatch(c -> c == '\r' || c == '\n')) {
       throw new IllegalArgumentException("a header value must be one line");
     }
     return text;
+  }
+
+  /**
+   * A duration as Go's {@code time.ParseDuration} reads it ({@code 1s}, {@code 1m30s}, {@code
+   * 1.5h}, {@code 500ms}, {@code 100us}); a bare whole number is nanoseconds, as when Go's YAML
+   * reads a number into a duration ({@code 0} turns the limit off).
+   */
+  static Duration goDuration(String text) {
+    String t = text.strip();
+    if (t.matches("[-+]?[0-9]+")) {
+      return Duration.ofNanos(Long.parseLong(t));
+    }
+    boolean negative = t.startsWith("-");
+    String rest = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+    if (rest.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher m = GO_DURATION_PART.matcher(rest);
+    BigDecimal nanos = BigDecimal.ZERO;
+    int at = 0;
+    while (at < rest.length() && m.find(at) && m.start() == at) {
+      String number = m.group(1);
+      if (number.isEmpty() || number.equals(".")) {
+        break;
+      }
+      long unit =
+          switch (m.group(2)) {
+            case "ns" -> 1L;
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m" -> 60_000_000_000L;
+            case "h" -> 3_600_000_000_000L;
+            default -> 1_000L; // us, µs, μs
+          };
+      nanos = nanos.add(new BigDecimal(number).multiply(BigDecimal.valueOf(unit)));
+      at = m.end();
+    }
+    if (at != rest.length() || rest.isEmpty()) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration (e.g. 1s, 500ms, 1m30s; 0 turns the limit off)");
+    }
+    long n = nanos.longValue();
+    return Duration.ofNanos(negative ? -n : n);
   }
 }

@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * How the agent serves HTTP: the web config (TLS, basic auth, headers) and the limits that keep
- * slow or too many clients from holding connections ({@code web:} in the main config).
+ * How the agent serves HTTP: the web config (TLS, HTTP/2, basic auth, headers, rate limit) and the
+ * limits that keep slow or too many clients from holding connections ({@code web:} in the main
+ * config).
  *
  * @param configFile the web config file, re-read when it or its certificates change; empty: plain
  *     HTTP, no auth

@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * index page. Handlers only read the last results, which are in memory, so none of them blocks the
  * event loop or starts device work. Unknown paths answer 404, known paths with another method 405
  * (Vert.x Web's router does both). Responses are gzipped when the client asks. The web config
- * ({@link WebSettings}) adds TLS, basic auth and headers on every path, and slow or surplus
- * connections are closed ({@link ConnectionGuard}).
+ * ({@link WebSettings}) adds TLS (with HTTP/2), a rate limit, basic auth and headers on every path,
+ * and slow or surplus connections are closed ({@link ConnectionGuard}).
  */
 public final class HttpApi implements AutoCloseable {
   /**
@@ -72,7 +72,8 @@ public final class HttpApi implements AutoCloseable {
         web.configFile().map(f -> new WebConfigWatcher(f, web.config())).orElse(null);
     Supplier<WebConfig> config = watcher == null ? web::config : watcher::current;
     Router router = Router.router(vertx);
-    // Every path: the web config's headers, then basic auth when users are configured.
+    // Every path: the web config's headers, its rate limit, then basic auth when users are
+    // configured.
     router
         .route()
         .handler(
@@ -80,6 +81,9 @@ public final class HttpApi implements AutoCloseable {
               config.get().headers().forEach(ctx.response()::putHeader);
               ctx.next();
             });
+    // The rate limit before the login, so a flood costs no bcrypt checks.
+    RateLimiter limiter = new RateLimiter(() -> config.get().rateLimit(), System::nanoTime);
+    router.route().handler(limiter::handle);
     BasicAuth auth = new BasicAuth(() -> config.get().basicAuthUsers());
     router.route().handler(auth::handle);
     ExpositionCache exposition =
@@ -100,11 +104,12 @@ public final class HttpApi implements AutoCloseable {
       HttpServerOptions options =
           new HttpServerOptions()
               .setCompressionSupported(true)
-              // Scrapers speak HTTP/1.1; cleartext HTTP/2 upgrades only add surface.
+              // HTTP/2 only over TLS (ALPN, http_server_config.http2), as the exporter-toolkit:
+              // cleartext HTTP/2 upgrades only add surface.
               .setHttp2ClearTextEnabled(false)
               .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
               .setIdleTimeout((int) web.requestTimeout().toMillis());
-      web.config().tls().ifPresent(tls -> ServerTls.enable(options, tls));
+      web.config().tls().ifPresent(tls -> ServerTls.enable(options, tls, web.config().http2()));
       ConnectionGuard guard =
           new ConnectionGuard(vertx, web.requestTimeout(), web.maxConnections());
       HttpServer server =

@@ -1,41 +1,77 @@
 package io.linkwatch.http;
 
 import io.linkwatch.config.WebConfig;
+import io.linkwatch.config.WebConfig.Pem;
 import io.linkwatch.config.WebConfig.Tls;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PemKeyCertOptions;
-import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.ServerSSLOptions;
+import io.vertx.core.net.TrustOptions;
+import java.io.ByteArrayInputStream;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.LinkedHashSet;
+import java.util.List;
 
-/** The web config's {@code tls_server_config} as Vert.x server TLS options. */
+/**
+ * The web config's {@code tls_server_config} as Vert.x server TLS options, with the
+ * exporter-toolkit's (Go's) meaning of each {@code client_auth_type}:
+ *
+ * <pre>
+ * NoClientCert                no certificate asked for
+ * RequestClientCert           asked for, not required, not verified
+ * RequireAnyClientCert        required, not verified
+ * VerifyClientCertIfGiven     asked for, not required; one given must chain to the client CAs
+ * RequireAndVerifyClientCert  required and must chain to the client CAs
+ * </pre>
+ *
+ * The client CAs are {@code client_ca_file} (or {@code client_ca}), else the JDK's trusted CAs (Go
+ * takes the system's). With {@code client_allowed_sans}, a client certificate must also carry one
+ * of those SANs, and a client without one is refused (in the exporter-toolkit such a connection
+ * ends in a panic of its SAN check, which closes it too).
+ */
 final class ServerTls {
   private ServerTls() {}
 
-  static ServerSSLOptions sslOptions(Tls tls) {
+  static ServerSSLOptions sslOptions(Tls tls, boolean http2) {
     ServerSSLOptions o =
         new ServerSSLOptions()
             .setKeyCertOptions(
                 new PemKeyCertOptions()
-                    .setCertPath(tls.certFile().toString())
-                    .setKeyPath(tls.keyFile().toString()))
-            .setClientAuth(clientAuth(tls.clientAuth()))
-            .setEnabledSecureTransportProtocols(new LinkedHashSet<>(tls.protocols()));
-    tls.clientCaFile()
-        .ifPresent(ca -> o.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
+                    .setCertValue(Buffer.buffer(tls.cert().bytes()))
+                    .setKeyValue(Buffer.buffer(tls.key().bytes())))
+            .setClientAuth(clientAuth(tls))
+            .setEnabledSecureTransportProtocols(new LinkedHashSet<>(tls.protocols()))
+            .setUseAlpn(http2);
+    if (http2) {
+      o.setApplicationLayerProtocols(List.of("h2", "http/1.1"));
+    }
+    if (tls.clientAuth().requests()) {
+      o.setTrustOptions(TrustOptions.wrap(trustManager(tls)));
+    }
     tls.cipherSuites().forEach(o::addEnabledCipherSuite);
     return o;
   }
 
   /** Turns TLS on in {@code options} with {@link #sslOptions}. */
-  static void enable(HttpServerOptions options, Tls tls) {
-    ServerSSLOptions ssl = sslOptions(tls);
+  static void enable(HttpServerOptions options, Tls tls, boolean http2) {
+    ServerSSLOptions ssl = sslOptions(tls, http2);
     options
         .setSsl(true)
         .setKeyCertOptions(ssl.getKeyCertOptions())
         .setClientAuth(ssl.getClientAuth())
-        .setEnabledSecureTransportProtocols(ssl.getEnabledSecureTransportProtocols());
+        .setEnabledSecureTransportProtocols(ssl.getEnabledSecureTransportProtocols())
+        .setUseAlpn(http2);
+    if (http2) {
+      options.setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1));
+    }
     if (ssl.getTrustOptions() != null) {
       options.setTrustOptions(ssl.getTrustOptions());
     }
@@ -47,11 +83,53 @@ final class ServerTls {
     }
   }
 
-  private static ClientAuth clientAuth(WebConfig.ClientAuth a) {
-    return switch (a) {
-      case NO_CLIENT_CERT -> ClientAuth.NONE;
-      case VERIFY_CLIENT_CERT_IF_GIVEN -> ClientAuth.REQUEST;
-      case REQUIRE_AND_VERIFY_CLIENT_CERT -> ClientAuth.REQUIRED;
-    };
+  private static ClientAuth clientAuth(Tls tls) {
+    WebConfig.ClientAuth a = tls.clientAuth();
+    if (!a.requests()) {
+      return ClientAuth.NONE;
+    }
+    // With allowed SANs a certificate is needed to pass the SAN check: refuse the handshake
+    // without one rather than serve a client nobody checked.
+    return a.requires() || !tls.clientAllowedSans().isEmpty()
+        ? ClientAuth.REQUIRED
+        : ClientAuth.REQUEST;
+  }
+
+  private static ClientCertTrust trustManager(Tls tls) {
+    List<X509Certificate> cas = tls.clientCa().map(ServerTls::certificates).orElse(List.of());
+    try {
+      return new ClientCertTrust(
+          tls.clientAuth().verifies() ? ClientCertTrust.pkix(cas) : null,
+          cas,
+          tls.clientAllowedSans());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot set up client certificate checks: " + e, e);
+    }
+  }
+
+  static List<X509Certificate> certificates(Pem pem) {
+    try {
+      return CertificateFactory.getInstance("X.509")
+          .generateCertificates(new ByteArrayInputStream(pem.bytes()))
+          .stream()
+          .map(X509Certificate.class::cast)
+          .toList();
+    } catch (CertificateException e) {
+      throw new IllegalArgumentException(pem.describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A key store holding {@code certs} as trusted entries. */
+  static KeyStore trustStore(List<? extends Certificate> certs) throws GeneralSecurityException {
+    KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+    try {
+      ks.load(null, null);
+    } catch (java.io.IOException e) {
+      throw new GeneralSecurityException(e);
+    }
+    for (int i = 0; i < certs.size(); i++) {
+      ks.setCertificateEntry("ca" + i, certs.get(i));
+    }
+    return ks;
   }
 }

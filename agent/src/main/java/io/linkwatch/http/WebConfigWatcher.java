@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Re-reads the web config file when it or a certificate, key or CA file it names changes (checked
- * every few seconds), so a rotated certificate or a new password needs no restart. A file that no
- * longer validates is reported once and the last good config stays in force. Switching between HTTP
- * and HTTPS needs a restart, and says so.
+ * every few seconds), so a rotated certificate, a new password or a new rate limit needs no
+ * restart. A file that no longer validates is reported once and the last good config stays in
+ * force. Switching between HTTP and HTTPS, turning HTTP/2 on or off and changing the curves need a
+ * restart, and say so.
  */
 final class WebConfigWatcher {
   private static final Logger log = LoggerFactory.getLogger(WebConfigWatcher.class);
@@ -49,8 +50,17 @@ final class WebConfigWatcher {
                     changed -> {
                       WebConfig next = changed;
                       if (next != null && next.tls().isPresent()) {
+                        io.vertx.core.net.ServerSSLOptions ssl;
+                        try {
+                          ssl = ServerTls.sslOptions(next.tls().get(), next.http2());
+                        } catch (RuntimeException e) {
+                          // A file changed again between the check and this read.
+                          log.warn(
+                              "web config {}: new TLS files not taken: {}", file, e.getMessage());
+                          return;
+                        }
                         server
-                            .updateSSLOptions(ServerTls.sslOptions(next.tls().get()), true)
+                            .updateSSLOptions(ssl, true)
                             .onFailure(
                                 e ->
                                     log.warn(
@@ -84,23 +94,42 @@ final class WebConfigWatcher {
           next.tls().isPresent() ? "turning on" : "turning off");
       return null;
     }
+    String restart = needsRestart(before, next);
+    if (restart != null) {
+      lastFailedStamp = now;
+      log.warn(
+          "web config {}: changing {} needs a restart of the agent; the last good config stays",
+          file,
+          restart);
+      return null;
+    }
     stamp = stamp(file, next);
     current.set(next);
     log.info("web config {} reloaded", file);
     return next;
   }
 
+  /**
+   * What changed that a running server cannot take, or null: HTTP/2 is set when the server starts
+   * (the exporter-toolkit cannot change it on the fly either), and the JDK reads the key exchange
+   * groups once.
+   */
+  private static String needsRestart(WebConfig before, WebConfig next) {
+    if (before.http2() != next.http2() && next.tls().isPresent()) {
+      return "http_server_config.http2";
+    }
+    if (before.tls().isPresent()
+        && next.tls().isPresent()
+        && !before.tls().get().namedGroups().equals(next.tls().get().namedGroups())) {
+      return "tls_server_config.curve_preferences";
+    }
+    return null;
+  }
+
   /** Size and modification time of the file and every file it names. */
   private static List<String> stamp(Path file, WebConfig config) {
     List<Path> files = new ArrayList<>(List.of(file));
-    config
-        .tls()
-        .ifPresent(
-            t -> {
-              files.add(t.certFile());
-              files.add(t.keyFile());
-              t.clientCaFile().ifPresent(files::add);
-            });
+    config.tls().ifPresent(t -> files.addAll(t.files()));
     List<String> out = new ArrayList<>();
     for (Path f : files) {
       try {

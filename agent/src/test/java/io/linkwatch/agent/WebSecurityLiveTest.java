@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent behind its web config, with real clients: curl over TLS (with and without a client
- * certificate where one is required, with right and wrong passwords), a real Prometheus scraping
- * with {@code tls_config} + {@code basic_auth}, and a certificate rotated under a running agent.
+ * The agent behind its web config, with real clients: curl over TLS and HTTP/2 (with and without a
+ * client certificate where one is required, with right and wrong passwords), a real Prometheus
+ * scraping with {@code tls_config} + {@code basic_auth}, and a certificate rotated under a running
+ * agent.
  */
 class WebSecurityLiveTest {
   static final String PROBES =
@@ -82,15 +83,18 @@ class WebSecurityLiveTest {
             .formatted(certs.serverCert, certs.serverKey, HASH);
     try (AgentProcess agent = start(web)) {
       String ca = certs.ca.toString();
+      // HTTP/2 over TLS by default (http_server_config.http2), as the exporter-toolkit.
       Curl none = curl("-i", "--cacert", ca, url(agent, "/metrics"));
-      assertThat(none.out()).startsWith("HTTP/1.1 401").contains("WWW-Authenticate: Basic realm=");
+      assertThat(none.out())
+          .startsWith("HTTP/2 401")
+          .containsIgnoringCase("WWW-Authenticate: Basic realm=");
       Curl wrong = curl("-i", "--cacert", ca, "-u", "prometheus:tr0ub4dor", url(agent, "/healthz"));
-      assertThat(wrong.out()).startsWith("HTTP/1.1 401");
+      assertThat(wrong.out()).startsWith("HTTP/2 401");
       Curl right =
           curl("-i", "--cacert", ca, "-u", "prometheus:" + PASSWORD, url(agent, "/metrics"));
       assertThat(right.out())
-          .startsWith("HTTP/1.1 200")
-          .contains("X-Content-Type-Options: nosniff")
+          .startsWith("HTTP/2 200")
+          .containsIgnoringCase("X-Content-Type-Options: nosniff")
           .contains("linkwatch_build_info");
       // Every path is behind the login, and plain HTTP is not served at all.
       assertThat(

@@ -65,6 +65,17 @@ public final class Certs {
     return c;
   }
 
+  /**
+   * A further client certificate signed by this CA, with {@code extension} (e.g. {@code
+   * subjectAltName=DNS:scraper.example}): {@code dir/NAME.pem} and {@code dir/NAME-key.pem}.
+   */
+  public Path[] client(String name, String extension) throws IOException, InterruptedException {
+    Path key = dir.resolve(name + "-key.pem");
+    Path cert = dir.resolve(name + ".pem");
+    signed(name, key, cert, "extendedKeyUsage=clientAuth\n" + extension);
+    return new Path[] {cert, key};
+  }
+
   private void signed(String name, Path key, Path cert, String extension)
       throws IOException, InterruptedException {
     Path csr = dir.resolve(name + ".csr");
