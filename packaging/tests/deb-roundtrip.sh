@@ -79,6 +79,8 @@ for f in /usr/share/linkwatch/linkwatch.jar /etc/linkwatch/linkwatch.yaml /etc/d
 done
 check "installed and executable: /usr/bin/linkwatch" test -x /usr/bin/linkwatch
 check "installed and executable: the Slurm health check" test -x /usr/share/linkwatch/slurm/linkwatch-healthcheck.sh
+check "installed and executable: the Slurm prolog" test -x /usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh
+check "installed and executable: the Slurm epilog" test -x /usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh
 check "installed: the node-problem-detector monitor" test -f /usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json
 conffiles=$(dpkg-query -W -f '${Conffiles}' linkwatch)
 check "conffiles registered: /etc/linkwatch/linkwatch.yaml, /etc/default/linkwatch" \

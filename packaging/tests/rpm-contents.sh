@@ -93,7 +93,7 @@ for dir in /etc/linkwatch /usr/share/linkwatch /usr/share/doc/linkwatch; do
     fi
 done
 # ...and neither owns a shared system directory in the .rpm (rpm would remove it on erase).
-shared=$(rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ { print $9 }' | grep -vE '^/(etc|usr/share|usr/share/doc)/linkwatch$|^/usr/share/linkwatch/(slurm|node-problem-detector)$' || true)
+shared=$(rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ { print $9 }' | grep -vE '^/(etc|usr/share|usr/share/doc)/linkwatch$|^/usr/share/linkwatch/(slurm|slurm/prolog.d|slurm/epilog.d|node-problem-detector)$' || true)
 if [ -z "$shared" ]; then pass "the .rpm owns no shared directories"; else fail "the .rpm owns shared directories: $shared"; fi
 
 # Java dependency on both sides.

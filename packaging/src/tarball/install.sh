@@ -83,6 +83,10 @@ if [ "$mode" = install ]; then
     install -D -m 0644 "$here/README.md" "$DESTDIR/usr/share/doc/linkwatch/README.md"
     install -D -m 0755 "$here/share/slurm/linkwatch-healthcheck.sh" \
         "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh"
+    install -D -m 0755 "$here/share/slurm/prolog.d/50-linkwatch.sh" \
+        "$DESTDIR/usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh"
+    install -D -m 0755 "$here/share/slurm/epilog.d/50-linkwatch.sh" \
+        "$DESTDIR/usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh"
     install -D -m 0644 "$here/share/node-problem-detector/linkwatch-monitor.json" \
         "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
     install -d -m 0755 "$DESTDIR/etc/linkwatch" "$DESTDIR/etc/default"
@@ -102,7 +106,11 @@ fi
 rm -f "$DESTDIR/usr/share/linkwatch/linkwatch.jar" "$DESTDIR/usr/bin/linkwatch" \
     "$DESTDIR$unitdir/linkwatch.service" "$DESTDIR/usr/share/doc/linkwatch/README.md"
 rm -f "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh" \
+    "$DESTDIR/usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh" \
+    "$DESTDIR/usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh" \
     "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
+rmdir "$DESTDIR/usr/share/linkwatch/slurm/prolog.d" "$DESTDIR/usr/share/linkwatch/slurm/epilog.d" \
+    2>/dev/null || true
 rmdir "$DESTDIR/usr/share/linkwatch/slurm" "$DESTDIR/usr/share/linkwatch/node-problem-detector" \
     2>/dev/null || true
 rmdir "$DESTDIR/usr/share/linkwatch" "$DESTDIR/usr/share/doc/linkwatch" 2>/dev/null || true

@@ -1,0 +1,220 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.JavaProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shipped Prolog and Epilog ({@code slurm/prolog.d/50-linkwatch.sh}, {@code
+ * slurm/epilog.d/50-linkwatch.sh}) on a real one-node Slurm beside a running agent on the sim's A3,
+ * sharing its probe lock:
+ *
+ * <ul>
+ *   <li>healthy: a job runs after a quick check, a medium check follows it, the node stays idle;
+ *   <li>the SIO link slowed under its floor: the prolog fails, Slurm drains the node with "Prolog
+ *       error" and requeues the job, held; the check's verdict is kept for the agent's /metrics;
+ *   <li>a device busy with another job: UNKNOWN, logged, and the job runs (the prolog's default).
+ * </ul>
+ */
+class SlurmPrologLiveTest {
+  static final Path ONE_NODE = Path.of("..", "scripts", "slurm", "one-node.sh").toAbsolutePath();
+  static final Path PROLOG = Path.of("..", "slurm", "prolog.d", "50-linkwatch.sh").toAbsolutePath();
+  static final Path EPILOG = Path.of("..", "slurm", "epilog.d", "50-linkwatch.sh").toAbsolutePath();
+
+  @TempDir Path dir;
+
+  private final Map<String, String> slurmEnv = new java.util.HashMap<>();
+
+  private String run(String... cmd) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().putAll(slurmEnv);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
+    assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+    return out.strip();
+  }
+
+  private String nodeState() throws Exception {
+    return run("sinfo", "-h", "-N", "-n", run("hostname", "-s"), "-o", "%T|%E");
+  }
+
+  private String await(Duration timeout, Predicate<String> wanted, String what, String... cmd)
+      throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    String state = run(cmd);
+    while (!wanted.test(state) && System.nanoTime() < end) {
+      Thread.sleep(500);
+      state = run(cmd);
+    }
+    assertThat(state).as(what).matches(wanted);
+    return state;
+  }
+
+  /** Waits for a line of the hooks' log (one-node.sh's wrappers write one per start and end). */
+  private void awaitHook(Duration timeout, String needle) throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (hooks().stream().noneMatch(l -> l.contains(needle)) && System.nanoTime() < end) {
+      Thread.sleep(500);
+    }
+    assertThat(hooks()).as("hooks.log").anyMatch(l -> l.contains(needle));
+  }
+
+  private List<String> hooks() throws IOException {
+    Path log = dir.resolve("slurm/log/hooks.log");
+    return Files.exists(log) ? Files.readAllLines(log) : List.of();
+  }
+
+  private static Path executable(Path file, String text) throws IOException {
+    Files.writeString(file, text);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return file;
+  }
+
+  /** A hook as slurmd runs it (its own environment), pointed at this build and the agent. */
+  private Path hook(String name, Path shipped, Path linkwatch, Path config, String url)
+      throws IOException {
+    StringBuilder s = new StringBuilder("#!/bin/sh\n");
+    for (String v :
+        List.of("LINKWATCH_SIM_LIBRARY", "ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "HCCL_EXEC_TIMEOUT")) {
+      if (System.getenv(v) != null) {
+        s.append("export ").append(v).append("='").append(System.getenv(v)).append("'\n");
+      }
+    }
+    s.append("export LINKWATCH_SIM_CONTROL='").append(dir.resolve("sim-control")).append("'\n");
+    s.append("export LINKWATCH='").append(linkwatch).append("'\n");
+    s.append("export LINKWATCH_CHECK_ARGS='--config ")
+        .append(config)
+        .append(" --url ")
+        .append(url)
+        .append("'\n");
+    s.append("exec '").append(shipped).append("'\n");
+    return executable(dir.resolve(name), s.toString());
+  }
+
+  @Test
+  void prologFailsOnASlowLinkDrainsAndRequeuesUnknownLetsTheJobRun() throws Exception {
+    Path lock = dir.resolve("run/probes.lock");
+    Files.createDirectories(lock.getParent());
+    String config =
+        """
+        passive:
+          interval: 3s
+          deadline: 2s
+        coordination:
+          lock_file: %s
+        probes:
+          p2p:
+            every: 6s
+            deadline: 5s
+            sizes: [64MiB]
+            warmup: 1
+            iterations: 3
+        """
+            .formatted(lock);
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(config), Map.of())) {
+      String url = "http://127.0.0.1:" + agent.port();
+      agent.awaitMetrics(Duration.ofSeconds(60), "linkwatch_p2p_bandwidth_bytes_per_second{");
+      List<String> java = new ArrayList<>(JavaProcess.builder(Map.of()).command());
+      java.subList(java.indexOf("io.linkwatch.cli.Main") + 1, java.size()).clear();
+      Path linkwatch =
+          executable(
+              dir.resolve("linkwatch"), "#!/bin/sh\nexec " + String.join(" ", java) + " \"$@\"\n");
+      Path checkConfig = dir.resolve("check.yaml");
+      Files.writeString(checkConfig, "backend: sim\ncoordination:\n  lock_file: " + lock + "\n");
+      Path prolog = hook("prolog.sh", PROLOG, linkwatch, checkConfig, url);
+      Path epilog = hook("epilog.sh", EPILOG, linkwatch, checkConfig, url);
+      // munged refuses a socket under a directory others cannot search (JUnit's is 0700).
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path slurmDir = dir.resolve("slurm");
+      slurmEnv.put("SLURM_PORT_BASE", "7827");
+      run(
+          ONE_NODE.toString(),
+          "start",
+          slurmDir.toString(),
+          "--prolog",
+          prolog.toString(),
+          "--epilog",
+          epilog.toString());
+      slurmEnv.put("SLURM_CONF", slurmDir.resolve("slurm.conf").toString());
+      try {
+        // Healthy: quick check, the job, then a medium check; the node stays idle.
+        String job = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + job);
+        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + job));
+        assertThat(nodeState()).isEqualTo("idle|none");
+        assertThat(lock.resolveSibling("last-check-medium.json"))
+            .content()
+            .contains("\"state\":\"OK\"");
+
+        // The SIO link at half its rate: the prolog's 256 MiB copies measure under the floor.
+        agent.faults("link 0 1 scale 0.5");
+        String failed = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        String drained =
+            await(
+                Duration.ofSeconds(90),
+                s -> s.endsWith("|Prolog error"),
+                "drained by Slurm after the failed prolog",
+                "sinfo",
+                "-h",
+                "-N",
+                "-n",
+                run("hostname", "-s"),
+                "-o",
+                "%T|%E");
+        assertThat(drained).matches("(drained|draining|drain)\\|Prolog error");
+        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=1 job=" + failed));
+        String requeued =
+            await(
+                Duration.ofSeconds(30),
+                s -> s.startsWith("PENDING|"),
+                "job " + failed + " requeued",
+                "squeue",
+                "-h",
+                "-j",
+                failed,
+                "-o",
+                "%T|%r");
+        assertThat(requeued).containsIgnoringCase("held");
+        assertThat(lock.resolveSibling("last-check-quick.json"))
+            .content()
+            .contains("\"state\":\"FAIL\"", "\"code\":\"LW-BELOW-FLOOR\"");
+        run("scancel", failed);
+
+        // A job on device 1 (pid 4242): the check cannot judge, the job runs all the same.
+        agent.faults("busy 1 pid 4242 util 80");
+        run("scontrol", "update", "NodeName=" + run("hostname", "-s"), "State=RESUME");
+        await(
+            Duration.ofSeconds(30),
+            "idle|none"::equals,
+            "resumed by hand",
+            "sh",
+            "-c",
+            "sinfo -h -N -n $(hostname -s) -o '%T|%E'");
+        String runs = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + runs);
+        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + runs));
+        assertThat(lock.resolveSibling("last-check-quick.json"))
+            .content()
+            .contains("\"state\":\"UNKNOWN\"", "\"code\":\"LW-DEVICE-BUSY\"");
+        assertThat(nodeState()).isEqualTo("idle|none");
+      } finally {
+        run(ONE_NODE.toString(), "stop", slurmDir.toString());
+      }
+    }
+  }
+}
