@@ -1,5 +1,6 @@
 package io.linkwatch;
 
+import io.linkwatch.check.CheckRecordPoller;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.config.ProbeConfig;
@@ -36,9 +37,15 @@ public final class Agent implements AutoCloseable {
   private final ProbeScheduler scheduler;
   private final HttpApi http;
   private final PassiveWatcher passive;
+  private final CheckRecordPoller checks;
 
   private Agent(
-      ProbeExecutor executor, ProbeScheduler scheduler, HttpApi http, PassiveWatcher passive) {
+      ProbeExecutor executor,
+      ProbeScheduler scheduler,
+      HttpApi http,
+      PassiveWatcher passive,
+      CheckRecordPoller checks) {
+    this.checks = checks;
     this.executor = executor;
     this.scheduler = scheduler;
     this.http = http;
@@ -102,6 +109,12 @@ public final class Agent implements AutoCloseable {
     if (passive != null) {
       passive.start();
     }
+    // The checks' verdicts (a prolog's, an epilog's), kept beside the probe lock.
+    CheckRecordPoller checks =
+        config.probeLock() == null ? null : new CheckRecordPoller(config.probeLock(), store);
+    if (checks != null) {
+      checks.start();
+    }
     log.info(
         "linkwatch {} started: backend={} probes={} listen={}:{}",
         BuildInfo.version(),
@@ -109,7 +122,7 @@ public final class Agent implements AutoCloseable {
         intervals.keySet(),
         config.listen().host(),
         http.port());
-    return new Agent(executor, scheduler, http, passive);
+    return new Agent(executor, scheduler, http, passive, checks);
   }
 
   public int port() {
@@ -126,6 +139,9 @@ public final class Agent implements AutoCloseable {
     }
     if (passive != null) {
       passive.close();
+    }
+    if (checks != null) {
+      checks.close();
     }
     executor.stop();
     try {

@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * @param level {@code quick} or {@code medium}
  * @param state the verdict, {@code OK} to {@code FAIL}
  * @param code the worst finding's code, e.g. {@code LW-BELOW-FLOOR}; empty when OK
+ * @param subject what that finding concerns, e.g. {@code p2p 0->1 SIO 256MiB}; empty when OK
  * @param summary the first line without its state word
  * @param endedEpochSeconds when the check ended
  * @param seconds how long it took
@@ -33,6 +34,7 @@ public record CheckRecord(
     String level,
     String state,
     String code,
+    String subject,
     String summary,
     double endedEpochSeconds,
     double seconds) {
@@ -40,16 +42,13 @@ public record CheckRecord(
 
   static CheckRecord of(LinkCheck.Report report) {
     Verdict v = report.verdict();
-    String code =
-        v.findings().stream()
-            .filter(f -> f.state() == v.state())
-            .map(Verdict.Finding::code)
-            .findFirst()
-            .orElse("");
+    Optional<Verdict.Finding> worst =
+        v.findings().stream().filter(f -> f.state() == v.state()).findFirst();
     return new CheckRecord(
         report.level().id(),
         v.state().name(),
-        code,
+        worst.map(Verdict.Finding::code).orElse(""),
+        worst.map(Verdict.Finding::subject).orElse(""),
         v.summary(),
         System.currentTimeMillis() / 1e3,
         report.seconds());
@@ -69,6 +68,7 @@ public record CheckRecord(
     o.addProperty("level", r.level());
     o.addProperty("state", r.state());
     o.addProperty("code", r.code());
+    o.addProperty("subject", r.subject());
     o.addProperty("summary", r.summary());
     o.addProperty("ended", r.endedEpochSeconds());
     o.addProperty("seconds", r.seconds());
@@ -111,6 +111,7 @@ public record CheckRecord(
               o.get("level").getAsString(),
               o.get("state").getAsString(),
               o.get("code").getAsString(),
+              o.has("subject") ? o.get("subject").getAsString() : "",
               o.get("summary").getAsString(),
               o.get("ended").getAsDouble(),
               o.get("seconds").getAsDouble()));

@@ -2,11 +2,14 @@ package io.linkwatch.cli;
 
 import com.google.gson.JsonParseException;
 import io.linkwatch.check.AgentStatusClient;
+import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.verdict.ExpectedFigure;
 import io.linkwatch.verdict.ExpectedFigures;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -85,13 +88,33 @@ final class StatusCommand implements Callable<Integer> {
     }
   }
 
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "The agent's configuration, for the operator's expected figures (expected:). Default:"
+              + " /etc/linkwatch/linkwatch.yaml when it exists, else the shipped table only.")
+  java.nio.file.Path config;
+
+  /** The operator's figures, then the shipped ones; a bad config file is a usage error (exit 2). */
+  private List<ExpectedFigure> expectedFigures() {
+    if (config != null) {
+      return ConfigLoader.load(config).expectedFigures();
+    }
+    if (java.nio.file.Files.exists(ConfigLoader.DEFAULT_PATH)) {
+      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH).expectedFigures();
+    }
+    return ExpectedFigures.SHIPPED;
+  }
+
   @Override
   public Integer call() {
     AgentStatusClient agent = new AgentStatusClient(url, timeout);
     String base = agent.base();
+    List<ExpectedFigure> expected = expectedFigures();
     Verdict verdict;
     try {
-      verdict = Verdict.judge(agent.fetch(), ExpectedFigures.SHIPPED);
+      verdict = Verdict.judge(agent.fetch(), expected);
     } catch (java.net.ConnectException e) {
       verdict = Verdict.unreachable(base, "connection refused");
     } catch (java.net.http.HttpTimeoutException e) {

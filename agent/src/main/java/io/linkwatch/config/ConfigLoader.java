@@ -178,9 +178,13 @@ public final class ConfigLoader {
     PassiveConfig passive = readPassive(root.mapping("passive"), problems);
     ConfigNode coordination = root.mapping("coordination");
     // An empty value switches coordination off: `coordination: {lock_file: ""}`.
-    String lockText =
-        coordination.scalar("lock_file", ProbeLock.DEFAULT_PATH.toString(), s -> s).strip();
-    Path probeLock = lockText.isEmpty() ? null : absolutePath(lockText);
+    Path probeLock =
+        coordination
+            .scalar(
+                "lock_file",
+                Optional.of(ProbeLock.DEFAULT_PATH),
+                t -> t.isBlank() ? Optional.<Path>empty() : Optional.of(absolutePath(t.strip())))
+            .orElse(null);
     coordination.rejectUnknown();
     List<ExpectedFigure> expected = new ArrayList<>();
     for (ConfigNode row : root.mappings("expected")) {

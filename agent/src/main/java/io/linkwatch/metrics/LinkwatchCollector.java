@@ -87,6 +87,7 @@ public final class LinkwatchCollector implements MultiCollector {
     HealthMetrics.writeRuns(store.runCounts(), f);
     HealthMetrics.writeTolerated(store.toleratedCounts(), f);
     DeviceActivityMetrics.write(store.deviceActivity(), f);
+    CheckMetrics.write(store.checks(), f);
     if (passive != null) {
       PassiveMetrics.write(passive, passiveIntervalSeconds, f);
     }

@@ -42,12 +42,28 @@ public final class ResultStore {
   private final Map<Integer, Check> devices = new TreeMap<>();
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
   private long version;
+  private List<io.linkwatch.check.CheckRecord> checks = List.of();
 
   public ResultStore(Clock clock) {
     this.clock = clock;
   }
 
   /** Changes whenever something recorded changes what the store reports. */
+  /**
+   * The last {@code linkwatch check} of each level, as the checks left them beside the probe lock;
+   * a change counts as a new version, so {@code /metrics} shows it at once.
+   */
+  public synchronized void recordChecks(List<io.linkwatch.check.CheckRecord> records) {
+    if (!records.equals(checks)) {
+      checks = List.copyOf(records);
+      version++;
+    }
+  }
+
+  public synchronized List<io.linkwatch.check.CheckRecord> checks() {
+    return checks;
+  }
+
   public synchronized long version() {
     return version;
   }

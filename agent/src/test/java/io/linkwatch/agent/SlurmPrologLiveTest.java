@@ -193,6 +193,13 @@ class SlurmPrologLiveTest {
         assertThat(lock.resolveSibling("last-check-quick.json"))
             .content()
             .contains("\"state\":\"FAIL\"", "\"code\":\"LW-BELOW-FLOOR\"");
+        // ...and the agent publishes it, for the fleet dashboard.
+        agent.awaitMetrics(
+            Duration.ofSeconds(20),
+            "linkwatch_check_state{level=\"quick\",state=\"FAIL\"} 1.0",
+            "linkwatch_check_reason_info{code=\"LW-BELOW-FLOOR\",level=\"quick\","
+                + "subject=\"p2p 0->1 SIO 256MiB\"} 1",
+            "linkwatch_check_state{level=\"medium\",state=\"OK\"} 1.0");
         run("scancel", failed);
 
         // A job on device 1 (pid 4242): the check cannot judge, the job runs all the same.

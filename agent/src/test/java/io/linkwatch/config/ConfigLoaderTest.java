@@ -121,6 +121,36 @@ class ConfigLoaderTest {
         Arguments.of(
             "passive:\n  sysfs:\n    every: 1m", "f.yaml: passive.sysfs.every: unknown key"),
         Arguments.of(
+            "coordination:\n  lock_file: run/probes.lock",
+            "f.yaml: coordination.lock_file: 'run/probes.lock' must be an absolute path"),
+        Arguments.of(
+            "expected:\n  product: Ascend910_93", "f.yaml: expected: must be a list of mappings"),
+        Arguments.of(
+            "expected:\n  - Ascend910_93",
+            "f.yaml: expected[0]: must be a mapping of keys to values"),
+        Arguments.of(
+            "expected:\n  - {product: Ascend910_93, link: SIO}",
+            "f.yaml: expected[0].floor_gbps: required: the GB/s below which the link fails"),
+        Arguments.of(
+            "expected:\n  - {link: SIO, floor_gbps: 100}",
+            "f.yaml: expected[0].product: required: the start of the device name, e.g. Ascend910_93"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: SIO, floor_gbps: 100, warn_gbps: 90}",
+            "f.yaml: expected[0].warn_gbps: 90.0 is below floor_gbps 100.0: it must be at least it"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: SIO, probe: allreduce, floor_gbps: 1}",
+            "f.yaml: expected[0].probe: 'allreduce' has no expected figures: use one of [p2p,"
+                + " p2p_bidirectional]"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: SIO, size: 1GiB, min_size: 64MiB, floor_gbps: 1}",
+            "f.yaml: expected[0].size: give either size or min_size/max_size, not both"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: SIO, floor_gbps: '100'}",
+            "f.yaml: expected[0].floor_gbps: must be a number, not '100'"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: SIO, floor_gbps: 1, floor: 2}",
+            "f.yaml: expected[0].floor: unknown key"),
+        Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
   }
@@ -177,6 +207,45 @@ class ConfigLoaderTest {
                 .passive()
                 .reads(io.linkwatch.passive.PassiveSource.DCMI))
         .isFalse();
+  }
+
+  @Test
+  void coordinationAndOperatorFigures() {
+    AgentConfig defaults = ConfigLoader.parse("f.yaml", "");
+    assertThat(defaults.probeLock()).isEqualTo(java.nio.file.Path.of("/run/linkwatch/probes.lock"));
+    assertThat(defaults.expectedFigures()).isEqualTo(io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+    assertThat(ConfigLoader.parse("f.yaml", "coordination:\n  lock_file: ''").probeLock()).isNull();
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            expected:
+              - product: Ascend910_93
+                link: SIO
+                size: 256MiB
+                floor_gbps: 130
+                warn_gbps: 145
+                source: site acceptance 2026-11
+              - {product: NVIDIA H200, link: NVLINK, probe: p2p_bidirectional, min_size: 64MiB, floor_gbps: 600}
+            """);
+    var first = c.expectedFigures().get(0);
+    assertThat(first.floorBytesPerSecond()).isEqualTo(130e9);
+    assertThat(first.warnBytesPerSecond()).isEqualTo(145e9);
+    assertThat(first.minSizeBytes()).isEqualTo(first.maxSizeBytes()).isEqualTo(256L << 20);
+    assertThat(first.source()).isEqualTo("site acceptance 2026-11");
+    var second = c.expectedFigures().get(1);
+    assertThat(second.probe()).isEqualTo("p2p_bidirectional");
+    assertThat(second.warnBytesPerSecond()).as("no warning band: the floor").isEqualTo(600e9);
+    assertThat(second.maxSizeBytes()).isEqualTo(Long.MAX_VALUE);
+    // The operator's rows come first, so they win over the shipped row for the same link.
+    assertThat(
+            io.linkwatch.verdict.ExpectedFigures.find(
+                    c.expectedFigures(), "Ascend910_9382", "SIO", "p2p", 256L << 20)
+                .orElseThrow()
+                .floorBytesPerSecond())
+        .isEqualTo(130e9);
+    assertThat(c.expectedFigures())
+        .hasSize(2 + io.linkwatch.verdict.ExpectedFigures.SHIPPED.size());
   }
 
   @Test

@@ -91,6 +91,37 @@ class VerdictTest {
   }
 
   @Test
+  void aHungCallIsUnknownNotFail() {
+    Verdict v = judge(a3(165e9, SIO, "timeout"));
+    assertThat(v.state()).isEqualTo(State.UNKNOWN);
+    assertThat(v.findings()).extracting(Verdict.Finding::code).containsExactly("LW-TIMEOUT");
+  }
+
+  @Test
+  void aBusyDeviceIsTheAgentsBusinessButLeavesACheckUnknown() {
+    JsonObject status = a3(165e9, SIO, "skipped_device_busy");
+    assertThat(judge(status).state()).isEqualTo(State.OK);
+    Verdict check =
+        Verdict.judge(status, ExpectedFigures.SHIPPED, Verdict.Source.CHECK, java.util.List.of());
+    assertThat(check.state()).isEqualTo(State.UNKNOWN);
+    assertThat(check.findings())
+        .extracting(Verdict.Finding::code)
+        .containsExactly("LW-DEVICE-BUSY");
+    // A finding made elsewhere (the check's lock) comes after the figures' own.
+    Verdict more =
+        Verdict.judge(
+            a3(100e9, SIO, "success"),
+            ExpectedFigures.SHIPPED,
+            Verdict.Source.CHECK,
+            java.util.List.of(
+                new Verdict.Finding("LW-TIMEOUT", State.UNKNOWN, "check quick", "no time left")));
+    assertThat(more.state()).isEqualTo(State.FAIL);
+    assertThat(more.findings())
+        .extracting(Verdict.Finding::code)
+        .containsExactly("LW-BELOW-FLOOR", "LW-TIMEOUT");
+  }
+
+  @Test
   void nothingToJudgeByIsUnknown() {
     Verdict v = judge(JsonParser.parseString("{\"targets\": []}").getAsJsonObject());
     assertThat(v.state()).isEqualTo(State.UNKNOWN);
