@@ -321,6 +321,16 @@ def fleet_fixture_series():
     s.append({"series": 'linkwatch_probe_success{instance="fixture-04:10187",job="linkwatch",cluster="east",rack="r2",'
                         'probe="allreduce",target="0,1"}', "values": "0+0x180"})
     s.append({"series": f'up{{instance="{FLEET_DOWN[0]}",job="linkwatch",{FLEET_DOWN[1]}}}', "values": "0+0x180"})
+    # fixture-03's slow link failed its prolog's quick check; fixture-01's passed
+    for instance, labels, state in (("fixture-03:10187", 'cluster="east",rack="r2"', "FAIL"),
+                                    ("fixture-01:10187", 'cluster="east",rack="r1"', "OK")):
+        host = f'instance="{instance}",job="linkwatch",{labels},level="quick"'
+        for st in ("OK", "WARN", "UNKNOWN", "FAIL"):
+            s.append({"series": f'linkwatch_check_state{{{host},state="{st}"}}',
+                      "values": f"{1 if st == state else 0}+0x180"})
+        if state != "OK":
+            s.append({"series": f'linkwatch_check_reason_info{{{host},code="LW-BELOW-FLOOR",'
+                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x180"})
     return s
 
 

@@ -39,8 +39,15 @@ final class CheckConfigCommand implements Callable<Integer> {
     spec.commandLine()
         .getOut()
         .printf(
-            "%s: ok (backend %s, %d probes enabled, %s, listen %s)%n",
-            file, cfg.backend().id(), enabled, passive, cfg.listen());
+            "%s: ok (backend %s, %d probes enabled, %s, listen %s, %s, %d expected figures of"
+                + " the operator's)%n",
+            file,
+            cfg.backend().id(),
+            enabled,
+            passive,
+            cfg.listen(),
+            cfg.probeLock() == null ? "no probe lock" : "probe lock " + cfg.probeLock(),
+            cfg.expected().size());
     return 0;
   }
 }

@@ -290,6 +290,25 @@ class GoldenExpositionTest {
                         new LinkInfo(0, 1, "SIO"),
                         new DeviceInfo(0, "Ascend910_9382", "2", "", "", 68719476736L))))));
     // A second p2p run: 0->1 times out, so its bandwidth series must be gone.
+    // A prolog's quick check failed on the SIO link; the epilog's medium check was OK.
+    store.recordChecks(
+        List.of(
+            new io.linkwatch.check.CheckRecord(
+                "quick",
+                "FAIL",
+                "LW-BELOW-FLOOR",
+                "p2p 0->1 SIO 256MiB",
+                "p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 83.1 GB/s, floor 124.1 GB/s",
+                1_790_000_000.0,
+                4.2),
+            new io.linkwatch.check.CheckRecord(
+                "medium",
+                "OK",
+                "",
+                "",
+                "2 devices, 5 p2p figures, 2 links: as expected",
+                1_789_990_000.0,
+                22.5)));
     return store;
   }
 
