@@ -2,9 +2,10 @@ package io.linkwatch.cli;
 
 import com.google.gson.JsonParseException;
 import io.linkwatch.check.AgentStatusClient;
+import io.linkwatch.check.CheckRecord;
+import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.verdict.ExpectedFigure;
-import io.linkwatch.verdict.ExpectedFigures;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
@@ -96,22 +97,48 @@ final class StatusCommand implements Callable<Integer> {
               + " /etc/linkwatch/linkwatch.yaml when it exists, else the shipped table only.")
   java.nio.file.Path config;
 
-  /** The operator's figures, then the shipped ones; a bad config file is a usage error (exit 2). */
-  private List<ExpectedFigure> expectedFigures() {
+  /**
+   * The agent's configuration (for the operator's expected figures and the probe lock's place), the
+   * built-in defaults when there is no file; a bad file is a usage error (exit 2).
+   */
+  private AgentConfig loadConfig() {
     if (config != null) {
-      return ConfigLoader.load(config).expectedFigures();
+      return ConfigLoader.load(config);
     }
     if (java.nio.file.Files.exists(ConfigLoader.DEFAULT_PATH)) {
-      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH).expectedFigures();
+      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
     }
-    return ExpectedFigures.SHIPPED;
+    return ConfigLoader.defaults();
+  }
+
+  /**
+   * With no agent to ask, the last checks this host ran (a prolog's, an epilog's) as notes: the
+   * last saved state, for a person reading it; the verdict stays UNKNOWN.
+   */
+  private static Verdict withLastChecks(Verdict verdict, AgentConfig cfg) {
+    List<String> notes = new java.util.ArrayList<>(verdict.notes());
+    long now = System.currentTimeMillis();
+    for (CheckRecord r : CheckRecord.read(cfg.probeLock())) {
+      long ago = Math.max(0, now / 1000 - (long) r.endedEpochSeconds());
+      notes.add(
+          "last check "
+              + r.level()
+              + " "
+              + (ago < 120 ? ago + "s" : ago < 7200 ? ago / 60 + "m" : ago / 3600 + "h")
+              + " ago: "
+              + r.state()
+              + " - "
+              + r.summary());
+    }
+    return new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes);
   }
 
   @Override
   public Integer call() {
     AgentStatusClient agent = new AgentStatusClient(url, timeout);
     String base = agent.base();
-    List<ExpectedFigure> expected = expectedFigures();
+    AgentConfig cfg = loadConfig();
+    List<ExpectedFigure> expected = cfg.expectedFigures();
     Verdict verdict;
     try {
       verdict = Verdict.judge(agent.fetch(), expected);
@@ -131,6 +158,9 @@ final class StatusCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       verdict = Verdict.unreachable(base, "interrupted");
+    }
+    if (verdict.findings().stream().anyMatch(f -> f.code().equals("LW-NO-AGENT"))) {
+      verdict = withLastChecks(verdict, cfg);
     }
     var out = spec.commandLine().getOut();
     format.print(verdict, out);

@@ -77,6 +77,19 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    */
   public static Verdict judge(
       JsonObject status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
+    return judge(status, expected, source, more, java.time.Instant.now());
+  }
+
+  /**
+   * As {@link #judge(JsonObject, List, Source, List)}, with each finding from the agent's history
+   * saying how old it is, as of {@code now}.
+   */
+  public static Verdict judge(
+      JsonObject status,
+      List<ExpectedFigure> expected,
+      Source source,
+      List<Finding> more,
+      java.time.Instant now) {
     List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
@@ -87,20 +100,24 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       String probe = string(t, "probe");
       String target = string(t, "target");
       String result = string(t, "result");
+      String age = age(t, "last_run", now);
       if (result.equals("error")) {
         findings.add(
             new Finding(
                 "LW-PROBE-FAILED",
                 State.FAIL,
                 probe + " " + target,
-                result + ": " + oneLine(string(t, "error"))));
+                result + ": " + oneLine(string(t, "error")) + age));
         continue;
       }
       if (result.equals("timeout")) {
         // A hung call says the node cannot be judged now, not that its links are bad.
         findings.add(
             new Finding(
-                "LW-TIMEOUT", State.UNKNOWN, probe + " " + target, oneLine(string(t, "error"))));
+                "LW-TIMEOUT",
+                State.UNKNOWN,
+                probe + " " + target,
+                oneLine(string(t, "error")) + age));
         continue;
       }
       if (source == Source.CHECK
@@ -142,18 +159,18 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   "LW-BELOW-FLOOR",
                   State.FAIL,
                   subject,
-                  gbps(bw) + ", floor " + gbps(x.floorBytesPerSecond())));
+                  gbps(bw) + ", floor " + gbps(x.floorBytesPerSecond()) + age));
         } else if (bw < x.warnBytesPerSecond()) {
           findings.add(
               new Finding(
                   "LW-BELOW-EXPECTED",
                   State.WARN,
                   subject,
-                  gbps(bw) + ", expected " + gbps(x.warnBytesPerSecond())));
+                  gbps(bw) + ", expected " + gbps(x.warnBytesPerSecond()) + age));
         }
       }
     }
-    int links = passive(status, findings);
+    int links = passive(status, findings, now);
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);
     for (String product : unknownProducts) {
@@ -189,7 +206,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   }
 
   /** Link state and read health from the passive section; returns the links seen. */
-  private static int passive(JsonObject status, List<Finding> findings) {
+  private static int passive(JsonObject status, List<Finding> findings, java.time.Instant now) {
     JsonElement p = status.get("passive");
     if (p == null || !p.isJsonObject()) {
       return 0;
@@ -199,6 +216,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       JsonObject d = e.getAsJsonObject();
       String source = string(d, "source");
       String result = string(d, "result");
+      String age = age(d, "last_read", now);
       if (result.equals("error") || result.equals("timeout")) {
         String call = string(d, "failed_call");
         findings.add(
@@ -206,7 +224,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 "LW-READ-FAILED",
                 State.UNKNOWN,
                 "dev" + d.get("device").getAsInt() + " " + source + " read",
-                result + (call.isEmpty() ? "" : " in " + call)));
+                result + (call.isEmpty() ? "" : " in " + call) + age));
       }
       for (JsonElement le : array(d, "links")) {
         JsonObject l = le.getAsJsonObject();
@@ -222,7 +240,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 + string(l, "peer")
                 + ")";
         if (l.has("up") && !l.get("up").isJsonNull() && !l.get("up").getAsBoolean()) {
-          findings.add(new Finding("LW-LINK-DOWN", State.FAIL, subject, "down"));
+          findings.add(new Finding("LW-LINK-DOWN", State.FAIL, subject, "down" + age));
         } else if (isNumber(l, "lanes")
             && isNumber(l, "lanes_max")
             && l.get("lanes").getAsInt() < l.get("lanes_max").getAsInt()) {
@@ -231,7 +249,11 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   "LW-LINK-LANES",
                   State.FAIL,
                   subject,
-                  l.get("lanes").getAsInt() + " of " + l.get("lanes_max").getAsInt() + " lanes"));
+                  l.get("lanes").getAsInt()
+                      + " of "
+                      + l.get("lanes_max").getAsInt()
+                      + " lanes"
+                      + age));
         }
       }
     }
@@ -264,6 +286,25 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   public String firstLine(String stateWord) {
     String line = stateWord + " - " + summary;
     return line.length() <= MAX_FIRST_LINE ? line : line.substring(0, MAX_FIRST_LINE - 1) + "…";
+  }
+
+  /**
+   * How old the agent's reading is, e.g. {@code (read 40s ago)}: a verdict from a state the agent
+   * last saw an hour ago says so. Empty when the document has no such time (a check's own run).
+   */
+  static String age(JsonObject o, String key, java.time.Instant now) {
+    String at = string(o, key);
+    if (at.isEmpty()) {
+      return "";
+    }
+    try {
+      long s =
+          Math.max(0, java.time.Duration.between(java.time.Instant.parse(at), now).toSeconds());
+      String ago = s < 120 ? s + "s" : s < 7200 ? s / 60 + "m" : s / 3600 + "h";
+      return " (" + (key.equals("last_read") ? "read " : "measured ") + ago + " ago)";
+    } catch (java.time.format.DateTimeParseException e) {
+      return "";
+    }
   }
 
   private static String gbps(double bytesPerSecond) {

@@ -66,6 +66,21 @@ class CheckLiveTest {
     assertThat(ok.out()).contains("checked (quick) in ", "probe lock: held " + dir);
     // The last check is kept beside the lock for the agent's /metrics.
     assertThat(dir.resolve("last-check-quick.json")).content().contains("\"state\":\"OK\"");
+    // With no agent to ask, status stays UNKNOWN and shows the last saved check for a person.
+    JavaProcess.Result status =
+        JavaProcess.run(
+            Map.of(),
+            Duration.ofSeconds(30),
+            "status",
+            "--config",
+            config.toString(),
+            "--url",
+            "http://127.0.0.1:1");
+    assertThat(status.exit()).isEqualTo(2);
+    assertThat(status.out())
+        .containsPattern(
+            "note: last check quick [0-9]+s ago: OK - 2 devices, 2 p2p figures, 2 links: as"
+                + " expected");
 
     // 256 MiB at half the SIO link's rate: ~80 GB/s, under the A3's floor of 124.1 GB/s.
     JavaProcess.Result fail = check("link 0 1 scale 0.5", "--backend", "sim");

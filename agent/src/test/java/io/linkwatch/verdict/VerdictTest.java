@@ -91,6 +91,26 @@ class VerdictTest {
   }
 
   @Test
+  void aFindingFromTheAgentsHistorySaysHowOldItIs() {
+    JsonObject status = a3(100e9, SIO, "success");
+    status
+        .getAsJsonArray("targets")
+        .get(2)
+        .getAsJsonObject()
+        .addProperty("last_run", "2026-12-03T10:00:00Z");
+    Verdict v =
+        Verdict.judge(
+            status,
+            ExpectedFigures.SHIPPED,
+            Verdict.Source.AGENT,
+            java.util.List.of(),
+            java.time.Instant.parse("2026-12-03T10:05:00Z"));
+    assertThat(v.findings().get(0).line())
+        .isEqualTo(
+            "p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 100.0 GB/s, floor 124.1 GB/s (measured 5m ago)");
+  }
+
+  @Test
   void aHungCallIsUnknownNotFail() {
     Verdict v = judge(a3(165e9, SIO, "timeout"));
     assertThat(v.state()).isEqualTo(State.UNKNOWN);
