@@ -13,10 +13,12 @@ import java.util.Optional;
  * expected:
  *   - product: Ascend910_93      # the start of the device name the topology reports
  *     link: SIO                  # the link label: SIO, HCCS, NVLINK, PCIE, ...
- *     probe: p2p                 # p2p (default) or p2p_bidirectional
+ *     probe: p2p                 # p2p (default), p2p_bidirectional, host_transfer, allreduce
  *     size: 256MiB               # or min_size / max_size; default: every size
  *     floor_gbps: 130            # below this the link fails
  *     warn_gbps: 145             # below this it warns (default: the floor)
+ *   - {product: Ascend910_93, link: pinned h2d, probe: host_transfer, floor_gbps: 50}
+ *   - {product: Ascend910_93, link: 2 ranks, probe: allreduce, size: 1KiB, ceiling_us: 320}
  *     source: acceptance test 2026-11
  * </pre>
  */
@@ -30,8 +32,12 @@ final class ExpectedFigureReader {
     long size = row.scalar("size", -1L, ByteSize::parse);
     long min = row.scalar("min_size", size >= 0 ? size : 0L, ByteSize::parse);
     long max = row.scalar("max_size", size >= 0 ? size : Long.MAX_VALUE, ByteSize::parse);
-    double floor = row.number("floor_gbps", -1, 0, 1e6);
-    double warn = row.has("warn_gbps") ? row.number("warn_gbps", floor, 0, 1e6) : floor;
+    boolean latency = ExpectedFigures.LATENCY_PROBES.contains(probe);
+    // A bandwidth fails under floor_gbps; a latency (the p50, in microseconds) over ceiling_us.
+    String failKey = latency ? "ceiling_us" : "floor_gbps";
+    String warnKey = latency ? "warn_us" : "warn_gbps";
+    double floor = row.number(failKey, -1, 0, 1e9);
+    double warn = row.has(warnKey) ? row.number(warnKey, floor, 0, 1e9) : floor;
     String source = row.scalar("source", "operator: linkwatch.yaml", String::strip);
     row.rejectUnknown();
     boolean ok = true;
@@ -57,22 +63,43 @@ final class ExpectedFigureReader {
       row.problem("min_size", "larger than max_size");
       ok = false;
     }
-    if (!row.has("floor_gbps")) {
-      row.problem("floor_gbps", "required: the GB/s below which the link fails");
+    if (!row.has(failKey)) {
+      row.problem(
+          failKey,
+          latency
+              ? "required: the microseconds above which the link fails"
+              : "required: the GB/s below which the link fails");
       ok = false;
     } else if (floor <= 0) {
       if (floor == 0) {
-        row.problem("floor_gbps", "must be above 0");
+        row.problem(failKey, "must be above 0");
       }
       ok = false;
-    } else if (warn < floor) {
-      row.problem("warn_gbps", warn + " is below floor_gbps " + floor + ": it must be at least it");
+    } else if (latency ? warn > floor : warn < floor) {
+      row.problem(
+          warnKey,
+          warn
+              + (latency ? " is above " : " is below ")
+              + failKey
+              + " "
+              + floor
+              + (latency ? ": it must be at most it" : ": it must be at least it"));
       ok = false;
     }
     if (!ok) {
       return Optional.empty();
     }
+    double scale = latency ? 1e-6 : 1e9;
     return Optional.of(
-        new ExpectedFigure(product, link, probe, min, max, floor * 1e9, warn * 1e9, source));
+        new ExpectedFigure(
+            product,
+            link,
+            probe,
+            min,
+            max,
+            latency ? ExpectedFigure.Quantity.LATENCY : ExpectedFigure.Quantity.BANDWIDTH,
+            floor * scale,
+            warn * scale,
+            source));
   }
 }

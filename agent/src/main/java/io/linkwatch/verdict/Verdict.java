@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -131,20 +132,16 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         continue;
       }
       for (JsonElement m : array(t, "measurements")) {
-        JsonObject fig = m.getAsJsonObject();
-        String type = string(fig, "type");
-        boolean oneWay = type.equals("P2pBandwidth");
-        if (!(oneWay || type.equals("P2pBidirectionalBandwidth"))
-            || !isNumber(fig, "bytesPerSecond")) {
+        Optional<Judged> judged = Judged.of(m.getAsJsonObject(), probe, target);
+        if (judged.isEmpty()) {
           continue;
         }
-        pairs++;
-        int src = fig.get(oneWay ? "src" : "a").getAsInt();
-        String name = names.get(src);
-        String link = string(fig, "link");
-        long size = fig.get("sizeBytes").getAsLong();
-        double bw = fig.get("bytesPerSecond").getAsDouble();
-        var row = ExpectedFigures.find(expected, name, link, probe, size);
+        Judged j = judged.get();
+        if (j.pair()) {
+          pairs++;
+        }
+        String name = names.get(j.device());
+        var row = ExpectedFigures.find(expected, name, j.link(), probe, j.sizeBytes());
         if (row.isEmpty()) {
           if (name != null && !ExpectedFigures.knows(expected, name)) {
             unknownProducts.add(name);
@@ -152,21 +149,32 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
           continue;
         }
         ExpectedFigure x = row.get();
-        String subject = probe + " " + target + " " + link + " " + size / (1 << 20) + "MiB";
-        if (bw < x.floorBytesPerSecond()) {
-          findings.add(
-              new Finding(
-                  "LW-BELOW-FLOOR",
-                  State.FAIL,
-                  subject,
-                  gbps(bw) + ", floor " + gbps(x.floorBytesPerSecond()) + age));
-        } else if (bw < x.warnBytesPerSecond()) {
-          findings.add(
-              new Finding(
-                  "LW-BELOW-EXPECTED",
-                  State.WARN,
-                  subject,
-                  gbps(bw) + ", expected " + gbps(x.warnBytesPerSecond()) + age));
+        String value = x.quantity().format(j.value());
+        switch (x.judge(j.value())) {
+          case FAIL ->
+              findings.add(
+                  new Finding(
+                      x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
+                          ? "LW-BELOW-FLOOR"
+                          : "LW-ABOVE-CEILING",
+                      State.FAIL,
+                      j.subject(),
+                      value
+                          + (x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
+                              ? ", floor "
+                              : ", ceiling ")
+                          + x.quantity().format(x.fail())
+                          + age));
+          case WARN ->
+              findings.add(
+                  new Finding(
+                      x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
+                          ? "LW-BELOW-EXPECTED"
+                          : "LW-ABOVE-EXPECTED",
+                      State.WARN,
+                      j.subject(),
+                      value + ", expected " + x.quantity().format(x.warn()) + age));
+          default -> {}
         }
       }
     }
@@ -203,6 +211,70 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 unknownProducts.isEmpty() ? "as expected" : "no expected figures")
             : worst(findings, state).line() + more(findings, state);
     return new Verdict(state, findings, summary, notes);
+  }
+
+  /**
+   * One figure the expected table can judge: the device whose product names the row, what it was
+   * measured over, its size, its value and how a finding names it.
+   *
+   * @param pair whether it is a device pair's copy (counted as a p2p figure)
+   */
+  private record Judged(
+      int device, String link, long sizeBytes, double value, String subject, boolean pair) {
+    static Optional<Judged> of(JsonObject fig, String probe, String target) {
+      String type = string(fig, "type");
+      long size = isNumber(fig, "sizeBytes") ? fig.get("sizeBytes").getAsLong() : -1;
+      String mib = size >= 0 && size % (1 << 20) == 0 ? size / (1 << 20) + "MiB" : size + "B";
+      switch (type) {
+        case "P2pBandwidth", "P2pBidirectionalBandwidth" -> {
+          if (!isNumber(fig, "bytesPerSecond")) {
+            return Optional.empty();
+          }
+          String link = string(fig, "link");
+          int src = fig.get(type.equals("P2pBandwidth") ? "src" : "a").getAsInt();
+          return Optional.of(
+              new Judged(
+                  src,
+                  link,
+                  size,
+                  fig.get("bytesPerSecond").getAsDouble(),
+                  probe + " " + target + " " + link + " " + mib,
+                  true));
+        }
+        case "HostTransferBandwidth" -> {
+          if (!isNumber(fig, "bytesPerSecond")) {
+            return Optional.empty();
+          }
+          String link = string(fig, "memory") + " " + string(fig, "direction");
+          return Optional.of(
+              new Judged(
+                  fig.get("device").getAsInt(),
+                  link,
+                  size,
+                  fig.get("bytesPerSecond").getAsDouble(),
+                  probe + " " + target + " " + link + " " + mib,
+                  false));
+        }
+        case "AllreduceLatency" -> {
+          String[] devices = string(fig, "devices").split(",");
+          if (!isNumber(fig, "p50Seconds") || devices[0].isBlank()) {
+            return Optional.empty();
+          }
+          String kib = size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
+          return Optional.of(
+              new Judged(
+                  Integer.parseInt(devices[0].strip()),
+                  devices.length + " ranks",
+                  size,
+                  fig.get("p50Seconds").getAsDouble(),
+                  probe + " " + target + " " + kib + " p50",
+                  false));
+        }
+        default -> {
+          return Optional.empty();
+        }
+      }
+    }
   }
 
   /** Link state and read health from the passive section; returns the links seen. */
@@ -305,10 +377,6 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     } catch (java.time.format.DateTimeParseException e) {
       return "";
     }
-  }
-
-  private static String gbps(double bytesPerSecond) {
-    return String.format(Locale.ROOT, "%.1f GB/s", bytesPerSecond / 1e9);
   }
 
   private static String oneLine(String s) {

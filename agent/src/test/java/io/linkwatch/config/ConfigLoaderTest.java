@@ -138,9 +138,17 @@ class ConfigLoaderTest {
             "expected:\n  - {product: A, link: SIO, floor_gbps: 100, warn_gbps: 90}",
             "f.yaml: expected[0].warn_gbps: 90.0 is below floor_gbps 100.0: it must be at least it"),
         Arguments.of(
-            "expected:\n  - {product: A, link: SIO, probe: allreduce, floor_gbps: 1}",
-            "f.yaml: expected[0].probe: 'allreduce' has no expected figures: use one of [p2p,"
-                + " p2p_bidirectional]"),
+            "expected:\n  - {product: A, link: SIO, probe: allgather, floor_gbps: 1}",
+            "f.yaml: expected[0].probe: 'allgather' has no expected figures: use one of [p2p,"
+                + " p2p_bidirectional, host_transfer, allreduce]"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: 2 ranks, probe: allreduce, floor_gbps: 1}",
+            "f.yaml: expected[0].floor_gbps: unknown key\n"
+                + "f.yaml: expected[0].ceiling_us: required: the microseconds above which the link"
+                + " fails"),
+        Arguments.of(
+            "expected:\n  - {product: A, link: 2 ranks, probe: allreduce, ceiling_us: 300, warn_us: 400}",
+            "f.yaml: expected[0].warn_us: 400.0 is above ceiling_us 300.0: it must be at most it"),
         Arguments.of(
             "expected:\n  - {product: A, link: SIO, size: 1GiB, min_size: 64MiB, floor_gbps: 1}",
             "f.yaml: expected[0].size: give either size or min_size/max_size, not both"),
@@ -229,20 +237,20 @@ class ConfigLoaderTest {
               - {product: NVIDIA H200, link: NVLINK, probe: p2p_bidirectional, min_size: 64MiB, floor_gbps: 600}
             """);
     var first = c.expectedFigures().get(0);
-    assertThat(first.floorBytesPerSecond()).isEqualTo(130e9);
-    assertThat(first.warnBytesPerSecond()).isEqualTo(145e9);
+    assertThat(first.fail()).isEqualTo(130e9);
+    assertThat(first.warn()).isEqualTo(145e9);
     assertThat(first.minSizeBytes()).isEqualTo(first.maxSizeBytes()).isEqualTo(256L << 20);
     assertThat(first.source()).isEqualTo("site acceptance 2026-11");
     var second = c.expectedFigures().get(1);
     assertThat(second.probe()).isEqualTo("p2p_bidirectional");
-    assertThat(second.warnBytesPerSecond()).as("no warning band: the floor").isEqualTo(600e9);
+    assertThat(second.warn()).as("no warning band: the floor").isEqualTo(600e9);
     assertThat(second.maxSizeBytes()).isEqualTo(Long.MAX_VALUE);
     // The operator's rows come first, so they win over the shipped row for the same link.
     assertThat(
             io.linkwatch.verdict.ExpectedFigures.find(
                     c.expectedFigures(), "Ascend910_9382", "SIO", "p2p", 256L << 20)
                 .orElseThrow()
-                .floorBytesPerSecond())
+                .fail())
         .isEqualTo(130e9);
     assertThat(c.expectedFigures())
         .hasSize(2 + io.linkwatch.verdict.ExpectedFigures.SHIPPED.size());

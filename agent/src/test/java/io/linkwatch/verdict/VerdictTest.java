@@ -191,12 +191,52 @@ class VerdictTest {
   }
 
   @Test
-  void everyShippedFigureNamesItsSourceAndHasItsFloorUnderItsWarning() {
+  void everyShippedFigureNamesItsSourceAndHasItsFailureBeyondItsWarning() {
     assertThat(ExpectedFigures.SHIPPED)
         .allSatisfy(
             f -> {
               assertThat(f.source()).isNotBlank();
-              assertThat(f.floorBytesPerSecond()).isPositive().isLessThan(f.warnBytesPerSecond());
+              assertThat(f.fail()).isPositive();
+              if (f.quantity() == ExpectedFigure.Quantity.BANDWIDTH) {
+                assertThat(f.fail()).isLessThan(f.warn());
+              } else {
+                assertThat(f.fail()).isGreaterThan(f.warn());
+              }
             });
+  }
+
+  @Test
+  void hostTransferAndAllreduceLatencyAreJudgedToo() {
+    JsonObject status =
+        JsonParser.parseString(
+                """
+                {"targets": [
+                  {"probe": "topology", "target": "dev0", "result": "success", "error": "",
+                   "measurements": [{"type": "DeviceInfo", "device": 0, "name": "Ascend910_9382"}]},
+                  {"probe": "host_transfer", "target": "dev0/node3", "result": "success",
+                   "error": "", "measurements": [
+                     {"type": "HostTransferBandwidth", "device": 0, "direction": "h2d",
+                      "memory": "pinned", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
+                      "bytesPerSecond": 30e9},
+                     {"type": "HostTransferBandwidth", "device": 0, "direction": "d2h",
+                      "memory": "pinned", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
+                      "bytesPerSecond": 41e9},
+                     {"type": "HostTransferBandwidth", "device": 0, "direction": "h2d",
+                      "memory": "pageable", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
+                      "bytesPerSecond": 5e9}]},
+                  {"probe": "allreduce", "target": "0,1", "result": "success", "error": "",
+                   "measurements": [{"type": "AllreduceLatency", "devices": "0,1",
+                     "sizeBytes": 1024, "p50Seconds": 310e-6, "p99Seconds": 400e-6}]}]}
+                """)
+            .getAsJsonObject();
+    Verdict v = judge(status);
+    assertThat(v.state()).isEqualTo(State.FAIL);
+    // Pinned H2D under its floor fails; pinned D2H is as measured; pageable has no row (NUMA
+    // dependent); the 1 KiB allreduce is in the latency's warning band.
+    assertThat(v.findings())
+        .extracting(Verdict.Finding::line)
+        .containsExactly(
+            "host_transfer dev0/node3 pinned h2d 256MiB: LW-BELOW-FLOOR 30.0 GB/s, floor 46.4 GB/s",
+            "allreduce 0,1 1KiB p50: LW-ABOVE-EXPECTED 310 us, expected 300 us");
   }
 }
