@@ -127,8 +127,21 @@ public final class LinkCheck {
       return report(level, runs, Optional.empty(), more, started, "none: nothing measured");
     }
     ProbeLock lock = new ProbeLock(config.probeLock());
-    Optional<ProbeLock.Held> held =
-        lock.acquire("linkwatch check " + level.id(), timeout.dividedBy(2));
+    String holder = "linkwatch check " + level.id();
+    Optional<ProbeLock.Held> held = lock.acquire(holder, Duration.ZERO);
+    String waited = "";
+    if (held.isEmpty()) {
+      // The agent's probe run in progress: say what was waited for, and how long.
+      String other = lock.holder();
+      long waitStarted = System.nanoTime();
+      held = lock.acquire(holder, timeout.dividedBy(2));
+      waited =
+          String.format(
+              Locale.ROOT,
+              " after waiting %.1f s for %s",
+              (System.nanoTime() - waitStarted) / 1e9,
+              other.isEmpty() ? "another linkwatch process" : other);
+    }
     if (held.isEmpty()) {
       more.add(
           new Finding(
@@ -144,7 +157,7 @@ public final class LinkCheck {
     try (ProbeLock.Held h = held.get()) {
       String coordination =
           h.coordinated()
-              ? "held " + lock.path().orElseThrow()
+              ? "held " + lock.path().orElseThrow() + waited
               : "uncoordinated: " + h.uncoordinatedBecause();
       Optional<JsonObject> passive = agentPassive();
       if (passive.isEmpty()) {
