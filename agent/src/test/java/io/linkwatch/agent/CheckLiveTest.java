@@ -127,9 +127,28 @@ class CheckLiveTest {
     // One of GPU 0's 18 NVLinks down: its copies still pass the floor, the link state fails.
     JavaProcess.Result down = check("nvlink 0 3 down", "--backend", "sim-cuda", "--devices", "0-1");
     assertThat(down.exit()).as(down.out() + down.err()).isEqualTo(1);
-    assertThat(first(down)).isEqualTo("FAIL - dev0 NVLINK link 3 (to nvswitch): LW-LINK-DOWN down");
+    assertThat(first(down))
+        .matches(
+            "FAIL - dev0 NVLINK link 3 \\(to nvswitch\\): LW-LINK-DOWN down \\(read [0-9]+s ago\\)");
     // Only the job's devices are measured and judged.
     assertThat(down.out()).contains("p2p 0->1 ").doesNotContain("p2p 2->", "dev2 ");
+
+    // The same UNKNOWNs as on Ascend: a job on GPU 1 (NVML lists its process), a hung copy.
+    JavaProcess.Result busy =
+        check("busy 1 pid 4242 util 80", "--backend", "sim-cuda", "--devices", "0,1");
+    assertThat(busy.exit()).as(busy.out() + busy.err()).isEqualTo(2);
+    assertThat(first(busy)).startsWith("UNKNOWN - p2p 0->1: LW-DEVICE-BUSY device 1 is busy");
+    JavaProcess.Result hung =
+        check(
+            "hang cuMemcpyPeerAsync\nhang cuMemcpyDtoDAsync_v2\nhang cuMemcpyPeer",
+            "--backend",
+            "sim-cuda",
+            "--devices",
+            "0,1",
+            "--timeout",
+            "10s");
+    assertThat(hung.exit()).as(hung.out() + hung.err()).isEqualTo(2);
+    assertThat(first(hung)).startsWith("UNKNOWN - p2p p2p: LW-TIMEOUT timeout in cuMemcpy");
   }
 
   @Test
