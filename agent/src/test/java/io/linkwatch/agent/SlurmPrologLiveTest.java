@@ -178,10 +178,11 @@ class SlurmPrologLiveTest {
                 "%T|%E");
         assertThat(drained).matches("(drained|draining|drain)\\|Prolog error");
         assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=1 job=" + failed));
+        // Requeued and held (COMPLETING while the epilog still runs after the failed prolog).
         String requeued =
             await(
-                Duration.ofSeconds(30),
-                s -> s.startsWith("PENDING|"),
+                Duration.ofSeconds(60),
+                s -> s.matches("(PENDING|COMPLETING)\\|.*requeued.*"),
                 "job " + failed + " requeued",
                 "squeue",
                 "-h",
