@@ -102,6 +102,13 @@ class SlurmPrologLiveTest {
         .append(" --url ")
         .append(url)
         .append("'\n");
+    // The epilog's level from a file the test writes: medium for the first job (proving it under
+    // Slurm), quick afterwards (the scenarios after it are about the prolog).
+    s.append("[ -r '")
+        .append(dir.resolve("epilog-level"))
+        .append("' ] && export LINKWATCH_EPILOG_LEVEL=$(cat '")
+        .append(dir.resolve("epilog-level"))
+        .append("')\n");
     s.append("exec '").append(shipped).append("'\n");
     return executable(dir.resolve(name), s.toString());
   }
@@ -160,6 +167,7 @@ class SlurmPrologLiveTest {
         assertThat(lock.resolveSibling("last-check-medium.json"))
             .content()
             .contains("\"state\":\"OK\"");
+        Files.writeString(dir.resolve("epilog-level"), "quick\n");
 
         // The SIO link at half its rate: the prolog's 256 MiB copies measure under the floor.
         agent.faults("link 0 1 scale 0.5");
