@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "linkwatch_sim_cuda.h"
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -806,7 +807,7 @@ void test_cuda_exit_not_held(void)
         dup2(fds[1], 2);
         unsetenv("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT");
         execl("/proc/self/exe", "sim-tests", "--cuda-face-only", (char *)NULL);
-        _exit(127);
+        _exit(errno == ENOEXEC ? 126 : 127);
     }
     close(fds[1]);
     char said[512];
@@ -816,6 +817,11 @@ void test_cuda_exit_not_held(void)
     int status = 0;
     waitpid(pid, &status, 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 126) {
+        /* Under qemu-user without binfmt_misc the kernel cannot run this binary itself. */
+        fprintf(stderr, "  (this binary cannot be exec'd here (ENOEXEC: emulated?); nothing to check)\n");
+        return;
+    }
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     CHECK(secs < 1.0);

@@ -8,7 +8,7 @@
 #   4. dpkg --remove keeps the configuration, dpkg --purge removes everything the package
 #      installed. Kept on purge, as Debian does for system users: the "linkwatch" user and the
 #      "HwHiAiUser" group (this script deletes them afterwards if it was the one that created them).
-# Usage: tests/deb-roundtrip.sh [DEB]   (default: the newest packaging/target/linkwatch_*_all.deb; any cwd)
+# Usage: tests/deb-roundtrip.sh [DEB]   (default: the newest packaging/target/linkwatch_*_*.deb; any cwd)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,7 +27,7 @@ abort() { echo "ABORT: $*"; echo "$passed passed, $((failed + 1)) failed"; exit 
 for tool in dpkg dpkg-deb curl runuser getent; do
     command -v "$tool" >/dev/null || abort "$tool not found"
 done
-deb=${1:-$(ls -t "$target"/linkwatch_*_all.deb 2>/dev/null | head -1 || true)}
+deb=${1:-$(ls -t "$target"/linkwatch_*_*.deb 2>/dev/null | head -1 || true)}
 [ -n "$deb" ] && [ -f "$deb" ] || abort "no .deb found under $target (run mvn package first)"
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 echo "deb: $deb"

@@ -16,8 +16,8 @@ abort() { echo "$*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 for tool in dpkg-deb rpm; do
     command -v "$tool" >/dev/null || abort "$tool not found (Debian: apt-get install rpm)"
 done
-deb=${1:-$(ls -t "$target"/linkwatch_*_all.deb 2>/dev/null | head -1 || true)}
-rpmfile=${2:-$(find "$target" -name 'linkwatch-*.noarch.rpm' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -1 | cut -d' ' -f2- || true)}
+deb=${1:-$(ls -t "$target"/linkwatch_*_*.deb 2>/dev/null | head -1 || true)}
+rpmfile=${2:-$(find "$target" -name 'linkwatch-*.rpm' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -1 | cut -d' ' -f2- || true)}
 [ -n "$deb" ] && [ -f "$deb" ] || abort "no .deb found under $target (run mvn package first)"
 [ -n "$rpmfile" ] && [ -f "$rpmfile" ] || abort "no .rpm found under $target (was rpmbuild missing at build time?)"
 echo "deb: $deb"

@@ -3,6 +3,7 @@ package io.linkwatch.passive;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.worker.JavaCommand;
 import io.linkwatch.worker.PostMortem;
 import io.linkwatch.worker.WorkerProcess;
 import java.io.BufferedReader;
@@ -66,8 +67,7 @@ public final class WatcherProcess implements AutoCloseable {
   }
 
   static List<String> defaultCommand(Backend backend, List<String> javaOptions) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> cmd = new ArrayList<>(JavaCommand.current());
     cmd.addAll(WorkerProcess.jvmOptions(javaOptions));
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

@@ -30,7 +30,7 @@ final class WorkerClassArchive {
 
   private final Path archive;
   private final Path pending;
-  private final String javaCommand;
+  private final List<String> javaCommand;
   private final List<String> jvmOptions;
   private final String classPath;
 
@@ -38,7 +38,7 @@ final class WorkerClassArchive {
       Path archive, String javaHome, List<String> jvmOptions, String classPath) {
     this.archive = archive;
     this.pending = archive.resolveSibling(archive.getFileName() + ".new");
-    this.javaCommand = Path.of(javaHome, "bin", "java").toString();
+    this.javaCommand = JavaCommand.of(System.getenv(JavaCommand.ENV), javaHome);
     this.jvmOptions = List.copyOf(jvmOptions);
     this.classPath = classPath;
   }
@@ -151,7 +151,7 @@ final class WorkerClassArchive {
    * Whether a JVM with the workers' options maps {@code file} ({@code -Xshare:on} fails if not).
    */
   boolean usable(Path file) {
-    List<String> cmd = new java.util.ArrayList<>(List.of(javaCommand));
+    List<String> cmd = new java.util.ArrayList<>(javaCommand);
     cmd.addAll(jvmOptions);
     // The archive is tied to the class path it was made with, so the check runs on it too.
     cmd.addAll(

@@ -226,13 +226,12 @@ public final class WorkerProcess implements ProbeRunner {
         probe, TargetResult.failure(probe, outcome, error, seconds, call));
   }
 
-  /** The same Java and classpath as this process: the worker is this jar. */
+  /** The same Java ({@link JavaCommand}) and classpath as this process: the worker is this jar. */
   List<String> command() {
     if (command != null) {
       return command;
     }
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> cmd = new ArrayList<>(JavaCommand.current());
     cmd.addAll(jvmOptions(javaOptions));
     classArchive.ifPresent(a -> cmd.addAll(a.options()));
     cmd.add("-cp");
