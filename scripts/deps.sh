@@ -2,7 +2,7 @@
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
 # systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), and Slurm (slurmctld, slurmd, the clients, munge);
-# with --image: mmdebstrap, umoci, podman, crun for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
+# with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
 need=()
@@ -34,6 +34,8 @@ if [ "${1:-}" = "--image" ]; then
   command -v umoci >/dev/null 2>&1 || need+=(umoci)
   command -v podman >/dev/null 2>&1 || need+=(podman)
   command -v crun >/dev/null 2>&1 || need+=(crun)
+  # runc: where crun refuses the machine's cgroup layout (v1/hybrid), podman --runtime runc runs.
+  command -v runc >/dev/null 2>&1 || need+=(runc)
   command -v curl >/dev/null 2>&1 || need+=(curl)
 fi
 if [ ${#need[@]} -gt 0 ]; then
