@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
-# systemd-analyze, curl, openssl, python3, wrk, and Slurm (slurmctld, slurmd, the clients, munge). Needs root (apt-get); does nothing when all is present.
+# systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), and Slurm (slurmctld, slurmd, the clients, munge);
+# with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
 need=()
@@ -20,10 +21,22 @@ if [ "${1:-}" = "--test" ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v runuser >/dev/null 2>&1 || need+=(util-linux)
   command -v wrk >/dev/null 2>&1 || need+=(wrk)
+  # kubectl kustomize renders deploy/kubernetes for KubernetesManifestsTest.
+  command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)
   # A real one-node Slurm for the health-check test (scripts/slurm/one-node.sh).
   command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 &&
     command -v sbatch >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 ||
     need+=(slurmctld slurmd slurm-client munge)
+fi
+if [ "${1:-}" = "--image" ]; then
+  # scripts/image.sh (root file system, OCI image) and its check with a container runtime.
+  command -v mmdebstrap >/dev/null 2>&1 || need+=(mmdebstrap)
+  command -v umoci >/dev/null 2>&1 || need+=(umoci)
+  command -v podman >/dev/null 2>&1 || need+=(podman)
+  command -v crun >/dev/null 2>&1 || need+=(crun)
+  # runc: where crun refuses the machine's cgroup layout (v1/hybrid), podman --runtime runc runs.
+  command -v runc >/dev/null 2>&1 || need+=(runc)
+  command -v curl >/dev/null 2>&1 || need+=(curl)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
