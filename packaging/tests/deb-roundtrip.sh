@@ -80,6 +80,7 @@ done
 check "installed and executable: /usr/bin/linkwatch" test -x /usr/bin/linkwatch
 check "installed and executable: the Slurm health check" test -x /usr/share/linkwatch/slurm/linkwatch-healthcheck.sh
 check "installed and executable: the Slurm prolog" test -x /usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh
+check "installed and executable: the prolog's and epilog's check" test -x /usr/share/linkwatch/slurm/linkwatch-job-check.sh
 check "installed and executable: the Slurm epilog" test -x /usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh
 check "installed: the node-problem-detector monitor" test -f /usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json
 conffiles=$(dpkg-query -W -f '${Conffiles}' linkwatch)

@@ -83,6 +83,8 @@ if [ "$mode" = install ]; then
     install -D -m 0644 "$here/README.md" "$DESTDIR/usr/share/doc/linkwatch/README.md"
     install -D -m 0755 "$here/share/slurm/linkwatch-healthcheck.sh" \
         "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh"
+    install -D -m 0755 "$here/share/slurm/linkwatch-job-check.sh" \
+        "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-job-check.sh"
     install -D -m 0755 "$here/share/slurm/prolog.d/50-linkwatch.sh" \
         "$DESTDIR/usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh"
     install -D -m 0755 "$here/share/slurm/epilog.d/50-linkwatch.sh" \
@@ -106,6 +108,7 @@ fi
 rm -f "$DESTDIR/usr/share/linkwatch/linkwatch.jar" "$DESTDIR/usr/bin/linkwatch" \
     "$DESTDIR$unitdir/linkwatch.service" "$DESTDIR/usr/share/doc/linkwatch/README.md"
 rm -f "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh" \
+    "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-job-check.sh" \
     "$DESTDIR/usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh" \
     "$DESTDIR/usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh" \
     "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"

@@ -71,13 +71,7 @@ public enum CheckLevel {
     if (this == QUICK) {
       if (pairs) {
         steps.add(p2p(devices, "256MiB", "2", "10"));
-        steps.add(
-            new Step(
-                ProbeKind.ALLREDUCE,
-                withDevices(
-                    devices,
-                    "devices",
-                    settings("sizes", "1KiB", "warmup", "5", "iterations", "50"))));
+        steps.add(allreduce(devices, "1KiB", "5", "50"));
       }
       return steps;
     }
@@ -98,13 +92,7 @@ public enum CheckLevel {
                 "devices",
                 settings("sizes", "256MiB", "warmup", "1", "iterations", "5"))));
     if (pairs) {
-      steps.add(
-          new Step(
-              ProbeKind.ALLREDUCE,
-              withDevices(
-                  devices,
-                  "devices",
-                  settings("sizes", "1KiB,256MiB", "warmup", "3", "iterations", "20"))));
+      steps.add(allreduce(devices, "1KiB,256MiB", "3", "20"));
     }
     return steps;
   }
@@ -124,6 +112,16 @@ public enum CheckLevel {
       s.put("pairs", pairs);
     }
     return new Step(ProbeKind.P2P, s);
+  }
+
+  private static Step allreduce(
+      List<Integer> devices, String sizes, String warmup, String iterations) {
+    return new Step(
+        ProbeKind.ALLREDUCE,
+        withDevices(
+            devices,
+            "devices",
+            settings("sizes", sizes, "warmup", warmup, "iterations", iterations)));
   }
 
   private static List<String> bidirectionalPairs(List<Integer> devices) {

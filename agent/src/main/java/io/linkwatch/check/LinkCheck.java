@@ -1,5 +1,8 @@
 package io.linkwatch.check;
 
+import static io.linkwatch.verdict.JsonFields.array;
+import static io.linkwatch.verdict.JsonFields.string;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -390,15 +393,5 @@ public final class LinkCheck {
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
-  }
-
-  private static JsonArray array(JsonObject o, String key) {
-    JsonElement e = o.get(key);
-    return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
-  }
-
-  private static String string(JsonObject o, String key) {
-    JsonElement e = o.get(key);
-    return e == null || e.isJsonNull() ? "" : e.getAsString();
   }
 }

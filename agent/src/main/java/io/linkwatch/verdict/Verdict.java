@@ -1,6 +1,9 @@
 package io.linkwatch.verdict;
 
-import com.google.gson.JsonArray;
+import static io.linkwatch.verdict.JsonFields.array;
+import static io.linkwatch.verdict.JsonFields.isNumber;
+import static io.linkwatch.verdict.JsonFields.string;
+
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.util.ArrayList;
@@ -382,20 +385,5 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   private static String oneLine(String s) {
     String line = s.lines().findFirst().orElse("");
     return line.length() > 120 ? line.substring(0, 119) + "…" : line;
-  }
-
-  private static JsonArray array(JsonObject o, String key) {
-    JsonElement e = o.get(key);
-    return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
-  }
-
-  private static String string(JsonObject o, String key) {
-    JsonElement e = o.get(key);
-    return e == null || e.isJsonNull() ? "" : e.getAsString();
-  }
-
-  private static boolean isNumber(JsonObject o, String key) {
-    JsonElement e = o.get(key);
-    return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber();
   }
 }

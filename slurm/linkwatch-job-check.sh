@@ -1,0 +1,56 @@
+#!/bin/sh
+# linkwatch's check at a Slurm job boundary, shared by prolog.d/50-linkwatch.sh (quick, before a
+# job) and epilog.d/50-linkwatch.sh (medium, after one); see their headers for slurm.conf.
+#
+#   linkwatch-job-check.sh prolog|epilog
+#
+# Runs `linkwatch check` on the job's devices and exits as Slurm needs it:
+#   OK, WARN  0
+#   FAIL      1  Slurm drains the node ("Prolog error" / "Epilog error"; a prolog's job is requeued)
+#   UNKNOWN      0 unless LINKWATCH_ON_UNKNOWN=drain (then 1): the check could not judge (a device
+#                busy with another process, a hung call past the timeout, no device library)
+# The check's first line goes to syslog (tag linkwatch-prolog / linkwatch-epilog) and stderr
+# whenever it is not OK; the verdict also stays in /run/linkwatch/last-check-<level>.json, which
+# the agent publishes on /metrics.
+#
+# Environment (slurmd passes its own; also read from /etc/default/linkwatch-slurm when present):
+#   LINKWATCH              the command (default /usr/bin/linkwatch)
+#   LINKWATCH_CHECK_ARGS   more arguments for `linkwatch check` (e.g. --config FILE, --backend B)
+#   LINKWATCH_ON_UNKNOWN   run (default) or drain
+#   LINKWATCH_DEVICES      the devices to check; default SLURM_JOB_GPUS (the job's GPUs or NPUs as
+#                          gres indices), else every device
+#   LINKWATCH_TIMEOUT, LINKWATCH_PROLOG_LEVEL    the prolog's limit and level (40s, quick)
+#   LINKWATCH_EPILOG_TIMEOUT, LINKWATCH_EPILOG_LEVEL  the epilog's (170s, medium)
+set -u
+[ -r /etc/default/linkwatch-slurm ] && . /etc/default/linkwatch-slurm
+hook=${1:-}
+case $hook in
+  prolog) level=${LINKWATCH_PROLOG_LEVEL:-quick}; timeout=${LINKWATCH_TIMEOUT:-40s} ;;
+  epilog) level=${LINKWATCH_EPILOG_LEVEL:-medium}; timeout=${LINKWATCH_EPILOG_TIMEOUT:-170s} ;;
+  *) echo "usage: linkwatch-job-check.sh prolog|epilog" >&2; exit 2 ;;
+esac
+linkwatch=${LINKWATCH:-/usr/bin/linkwatch}
+devices=${LINKWATCH_DEVICES:-${SLURM_JOB_GPUS:-}}
+on_unknown=${LINKWATCH_ON_UNKNOWN:-run}
+
+say() {
+  echo "linkwatch-$hook: job ${SLURM_JOB_ID:-?}: $*" >&2
+  command -v logger >/dev/null 2>&1 && logger -t "linkwatch-$hook" -- "job ${SLURM_JOB_ID:-?}: $*"
+  return 0
+}
+
+set -- check --level "$level" --timeout "$timeout" --format npd
+[ -n "$devices" ] && set -- "$@" --devices "$devices"
+# shellcheck disable=SC2086 # LINKWATCH_CHECK_ARGS is a list of words
+out=$("$linkwatch" "$@" ${LINKWATCH_CHECK_ARGS:-} 2>/dev/null)
+rc=$?
+line=$(printf '%s\n' "$out" | head -n 1)
+case $rc in
+  0) exit 0 ;;
+  1) say "${line:-linkwatch check exited 1}"; exit 1 ;;
+  *)
+    say "${line:-linkwatch check exited $rc}"
+    [ "$on_unknown" = drain ] && exit 1
+    exit 0
+    ;;
+esac
