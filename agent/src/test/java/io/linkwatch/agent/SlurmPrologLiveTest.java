@@ -210,6 +210,8 @@ class SlurmPrologLiveTest {
                 + "subject=\"p2p 0->1 SIO 256MiB\"} 1",
             "linkwatch_check_state{level=\"medium\",state=\"OK\"} 1.0");
         run("scancel", failed);
+        // Slurm runs the epilog after a failed prolog too; on the still slow link it fails.
+        awaitHook(Duration.ofSeconds(120), "epilog end rc=1 job=" + failed);
 
         // A job on device 1 (pid 4242): the check cannot judge, the job runs all the same.
         agent.faults("busy 1 pid 4242 util 80");
