@@ -4,17 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.JavaProcess;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.linkwatch.testing.OneNodeSlurm;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class SlurmHealthCheckLiveTest {
-  static final Path ONE_NODE = Path.of("..", "scripts", "slurm", "one-node.sh").toAbsolutePath();
   static final Path HEALTHCHECK =
       Path.of("..", "slurm", "linkwatch-healthcheck.sh").toAbsolutePath();
 
@@ -55,46 +47,6 @@ class SlurmHealthCheckLiveTest {
 
   @TempDir Path dir;
 
-  private Path slurmDir;
-  private final Map<String, String> slurmEnv = new java.util.HashMap<>();
-
-  private String run(String... cmd) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().putAll(slurmEnv);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
-    assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
-    return out.strip();
-  }
-
-  private String node() throws Exception {
-    return run("hostname", "-s");
-  }
-
-  /** The node as sinfo shows it: {@code state|reason}, e.g. {@code drained|Prolog error}. */
-  private String nodeState() throws Exception {
-    return run("sinfo", "-h", "-N", "-n", node(), "-o", "%T|%E");
-  }
-
-  private String awaitNode(Duration timeout, Predicate<String> wanted, String what)
-      throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    String state = nodeState();
-    while (!wanted.test(state) && System.nanoTime() < end) {
-      Thread.sleep(500);
-      state = nodeState();
-    }
-    assertThat(state).as(what).matches(wanted);
-    return state;
-  }
-
-  private static Path executable(Path file, String text) throws IOException {
-    Files.writeString(file, text);
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return file;
-  }
-
   @Test
   void drainsOnAFailedLinkResumesItsOwnAndLeavesOthersAlone() throws Exception {
     AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(CONFIG), Map.of());
@@ -105,13 +57,9 @@ class SlurmHealthCheckLiveTest {
           "linkwatch_device_info{",
           "linkwatch_p2p_bandwidth_bytes_per_second{");
       // The health check calls `linkwatch status` as a command, here this build's classes.
-      List<String> java = new ArrayList<>(JavaProcess.builder(Map.of()).command());
-      java.subList(java.indexOf("io.linkwatch.cli.Main") + 1, java.size()).clear();
-      Path linkwatch =
-          executable(
-              dir.resolve("linkwatch"), "#!/bin/sh\nexec " + String.join(" ", java) + " \"$@\"\n");
+      Path linkwatch = OneNodeSlurm.linkwatchCommand(dir);
       Path hc =
-          executable(
+          OneNodeSlurm.executable(
               dir.resolve("hc.sh"),
               "#!/bin/sh\nexport LINKWATCH='"
                   + linkwatch
@@ -120,34 +68,24 @@ class SlurmHealthCheckLiveTest {
                   + "'\nexec '"
                   + HEALTHCHECK
                   + "'\n");
-      // munged refuses a socket under a directory others cannot search (JUnit's is 0700).
-      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-      slurmDir = dir.resolve("slurm");
-      slurmEnv.put("SLURM_PORT_BASE", "7817");
-      run(
-          ONE_NODE.toString(),
-          "start",
-          slurmDir.toString(),
-          "--healthcheck",
-          hc.toString(),
-          "--healthcheck-interval",
-          "2");
-      slurmEnv.put("SLURM_CONF", slurmDir.resolve("slurm.conf").toString());
-      try {
+      try (OneNodeSlurm slurm =
+          OneNodeSlurm.start(
+              dir, 7817, "--healthcheck", hc.toString(), "--healthcheck-interval", "2")) {
         // Healthy: a job runs and the node stays up.
-        String job = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        String job = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!run("squeue", "-h", "-j", job, "-o", "%T").isEmpty() && System.nanoTime() < until) {
+        while (!slurm.run("squeue", "-h", "-j", job, "-o", "%T").isEmpty()
+            && System.nanoTime() < until) {
           Thread.sleep(500);
         }
-        assertThat(run("squeue", "-h", "-j", job, "-o", "%T")).as("job " + job).isEmpty();
+        assertThat(slurm.run("squeue", "-h", "-j", job, "-o", "%T")).as("job " + job).isEmpty();
         Thread.sleep(5000); // two health checks
-        assertThat(nodeState()).isEqualTo("idle|none");
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
 
         // The SIO link at half its rate: 64 MiB copies measure under the A3's floor.
         agent.faults("link 0 1 scale 0.5");
         String drained =
-            awaitNode(
+            slurm.awaitNode(
                 Duration.ofSeconds(90),
                 s -> s.contains("|linkwatch: "),
                 "drained by the health check");
@@ -156,10 +94,15 @@ class SlurmHealthCheckLiveTest {
 
         // Back to normal: the health check resumes what it drained.
         agent.faults();
-        awaitNode(Duration.ofSeconds(90), "idle|none"::equals, "resumed by the health check");
+        slurm.awaitNode(Duration.ofSeconds(90), "idle|none"::equals, "resumed by the health check");
 
         // Drained by someone else: the reason stays, failing link or not.
-        run("scontrol", "update", "NodeName=" + node(), "State=DRAIN", "Reason=maintenance window");
+        slurm.run(
+            "scontrol",
+            "update",
+            "NodeName=" + slurm.node(),
+            "State=DRAIN",
+            "Reason=maintenance window");
         agent.faults("link 0 1 scale 0.5");
         JavaProcess.Result fail;
         long failBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -169,19 +112,17 @@ class SlurmHealthCheckLiveTest {
         } while (fail.exit() != 1 && System.nanoTime() < failBy);
         assertThat(fail.exit()).as("the verdict is FAIL meanwhile").isEqualTo(1);
         Thread.sleep(6000); // three health checks with a FAIL verdict
-        assertThat(nodeState()).endsWith("|maintenance window");
+        assertThat(slurm.nodeState()).endsWith("|maintenance window");
         agent.faults();
         Thread.sleep(6000); // and with an OK one: not ours to resume
-        assertThat(nodeState()).endsWith("|maintenance window");
-        run("scontrol", "update", "NodeName=" + node(), "State=RESUME");
-        awaitNode(Duration.ofSeconds(30), "idle|none"::equals, "resumed by hand");
+        assertThat(slurm.nodeState()).endsWith("|maintenance window");
+        slurm.run("scontrol", "update", "NodeName=" + slurm.node(), "State=RESUME");
+        slurm.awaitNode(Duration.ofSeconds(30), "idle|none"::equals, "resumed by hand");
 
         // The agent is gone: UNKNOWN, and nothing changes.
         agent.close();
         Thread.sleep(8000);
-        assertThat(nodeState()).isEqualTo("idle|none");
-      } finally {
-        run(ONE_NODE.toString(), "stop", slurmDir.toString());
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
       }
     } finally {
       agent.close();

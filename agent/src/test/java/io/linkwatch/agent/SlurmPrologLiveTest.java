@@ -3,18 +3,13 @@ package io.linkwatch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.testing.AgentProcess;
-import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.OneNodeSlurm;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,59 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class SlurmPrologLiveTest {
-  static final Path ONE_NODE = Path.of("..", "scripts", "slurm", "one-node.sh").toAbsolutePath();
   static final Path PROLOG = Path.of("..", "slurm", "prolog.d", "50-linkwatch.sh").toAbsolutePath();
   static final Path EPILOG = Path.of("..", "slurm", "epilog.d", "50-linkwatch.sh").toAbsolutePath();
 
   @TempDir Path dir;
-
-  private final Map<String, String> slurmEnv = new java.util.HashMap<>();
-
-  private String run(String... cmd) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().putAll(slurmEnv);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
-    assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
-    return out.strip();
-  }
-
-  private String nodeState() throws Exception {
-    return run("sinfo", "-h", "-N", "-n", run("hostname", "-s"), "-o", "%T|%E");
-  }
-
-  private String await(Duration timeout, Predicate<String> wanted, String what, String... cmd)
-      throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    String state = run(cmd);
-    while (!wanted.test(state) && System.nanoTime() < end) {
-      Thread.sleep(500);
-      state = run(cmd);
-    }
-    assertThat(state).as(what).matches(wanted);
-    return state;
-  }
-
-  /** Waits for a line of the hooks' log (one-node.sh's wrappers write one per start and end). */
-  private void awaitHook(Duration timeout, String needle) throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (hooks().stream().noneMatch(l -> l.contains(needle)) && System.nanoTime() < end) {
-      Thread.sleep(500);
-    }
-    assertThat(hooks()).as("hooks.log").anyMatch(l -> l.contains(needle));
-  }
-
-  private List<String> hooks() throws IOException {
-    Path log = dir.resolve("slurm/log/hooks.log");
-    return Files.exists(log) ? Files.readAllLines(log) : List.of();
-  }
-
-  private static Path executable(Path file, String text) throws IOException {
-    Files.writeString(file, text);
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return file;
-  }
 
   /** A hook as slurmd runs it (its own environment), pointed at this build and the agent. */
   private Path hook(String name, Path shipped, Path linkwatch, Path config, String url)
@@ -110,7 +56,7 @@ class SlurmPrologLiveTest {
         .append(dir.resolve("epilog-level"))
         .append("')\n");
     s.append("exec '").append(shipped).append("'\n");
-    return executable(dir.resolve(name), s.toString());
+    return OneNodeSlurm.executable(dir.resolve(name), s.toString());
   }
 
   @Test
@@ -136,34 +82,19 @@ class SlurmPrologLiveTest {
     try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(config), Map.of())) {
       String url = "http://127.0.0.1:" + agent.port();
       agent.awaitMetrics(Duration.ofSeconds(60), "linkwatch_p2p_bandwidth_bytes_per_second{");
-      List<String> java = new ArrayList<>(JavaProcess.builder(Map.of()).command());
-      java.subList(java.indexOf("io.linkwatch.cli.Main") + 1, java.size()).clear();
-      Path linkwatch =
-          executable(
-              dir.resolve("linkwatch"), "#!/bin/sh\nexec " + String.join(" ", java) + " \"$@\"\n");
+      Path linkwatch = OneNodeSlurm.linkwatchCommand(dir);
       Path checkConfig = dir.resolve("check.yaml");
       Files.writeString(checkConfig, "backend: sim\ncoordination:\n  lock_file: " + lock + "\n");
       Path prolog = hook("prolog.sh", PROLOG, linkwatch, checkConfig, url);
       Path epilog = hook("epilog.sh", EPILOG, linkwatch, checkConfig, url);
-      // munged refuses a socket under a directory others cannot search (JUnit's is 0700).
-      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-      Path slurmDir = dir.resolve("slurm");
-      slurmEnv.put("SLURM_PORT_BASE", "7827");
-      run(
-          ONE_NODE.toString(),
-          "start",
-          slurmDir.toString(),
-          "--prolog",
-          prolog.toString(),
-          "--epilog",
-          epilog.toString());
-      slurmEnv.put("SLURM_CONF", slurmDir.resolve("slurm.conf").toString());
-      try {
+      try (OneNodeSlurm slurm =
+          OneNodeSlurm.start(
+              dir, 7827, "--prolog", prolog.toString(), "--epilog", epilog.toString())) {
         // Healthy: quick check, the job, then a medium check; the node stays idle.
-        String job = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
-        awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + job);
-        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + job));
-        assertThat(nodeState()).isEqualTo("idle|none");
+        String job = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        slurm.awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + job);
+        assertThat(slurm.hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + job));
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
         assertThat(lock.resolveSibling("last-check-medium.json"))
             .content()
             .contains("\"state\":\"OK\"");
@@ -171,24 +102,17 @@ class SlurmPrologLiveTest {
 
         // The SIO link at half its rate: the prolog's 256 MiB copies measure under the floor.
         agent.faults("link 0 1 scale 0.5");
-        String failed = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        String failed = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
         String drained =
-            await(
+            slurm.awaitNode(
                 Duration.ofSeconds(90),
                 s -> s.endsWith("|Prolog error"),
-                "drained by Slurm after the failed prolog",
-                "sinfo",
-                "-h",
-                "-N",
-                "-n",
-                run("hostname", "-s"),
-                "-o",
-                "%T|%E");
+                "drained by Slurm after the failed prolog");
         assertThat(drained).matches("(drained|draining|drain)\\|Prolog error");
-        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=1 job=" + failed));
+        assertThat(slurm.hooks()).anyMatch(l -> l.contains("prolog end rc=1 job=" + failed));
         // Requeued and held (COMPLETING while the epilog still runs after the failed prolog).
         String requeued =
-            await(
+            slurm.await(
                 Duration.ofSeconds(60),
                 s -> s.matches("(PENDING|COMPLETING)\\|.*requeued.*"),
                 "job " + failed + " requeued",
@@ -209,29 +133,21 @@ class SlurmPrologLiveTest {
             "linkwatch_check_reason_info{code=\"LW-BELOW-FLOOR\",level=\"quick\","
                 + "subject=\"p2p 0->1 SIO 256MiB\"} 1",
             "linkwatch_check_state{level=\"medium\",state=\"OK\"} 1.0");
-        run("scancel", failed);
+        slurm.run("scancel", failed);
         // Slurm runs the epilog after a failed prolog too; on the still slow link it fails.
-        awaitHook(Duration.ofSeconds(120), "epilog end rc=1 job=" + failed);
+        slurm.awaitHook(Duration.ofSeconds(120), "epilog end rc=1 job=" + failed);
 
         // A job on device 1 (pid 4242): the check cannot judge, the job runs all the same.
         agent.faults("busy 1 pid 4242 util 80");
-        run("scontrol", "update", "NodeName=" + run("hostname", "-s"), "State=RESUME");
-        await(
-            Duration.ofSeconds(30),
-            "idle|none"::equals,
-            "resumed by hand",
-            "sh",
-            "-c",
-            "sinfo -h -N -n $(hostname -s) -o '%T|%E'");
-        String runs = run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
-        awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + runs);
-        assertThat(hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + runs));
+        slurm.run("scontrol", "update", "NodeName=" + slurm.node(), "State=RESUME");
+        slurm.awaitNode(Duration.ofSeconds(30), "idle|none"::equals, "resumed by hand");
+        String runs = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        slurm.awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + runs);
+        assertThat(slurm.hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + runs));
         assertThat(lock.resolveSibling("last-check-quick.json"))
             .content()
             .contains("\"state\":\"UNKNOWN\"", "\"code\":\"LW-DEVICE-BUSY\"");
-        assertThat(nodeState()).isEqualTo("idle|none");
-      } finally {
-        run(ONE_NODE.toString(), "stop", slurmDir.toString());
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
       }
     }
   }
