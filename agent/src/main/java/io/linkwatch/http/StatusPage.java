@@ -298,7 +298,7 @@ final class StatusPage {
       h.raw(" <span class=\"mark\">▼</span>");
     }
     if (bad != null) {
-      h.raw(" <span class=\"mark\">").text(waiting ? "⏸" : "!").raw("</span>");
+      h.raw(" <span class=\"mark\">").text(waiting ? "(waiting)" : "!").raw("</span>");
     }
     if (!sub.isEmpty()) {
       h.raw("<br><small>").text(sub).raw("</small>");
