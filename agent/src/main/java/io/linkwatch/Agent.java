@@ -104,7 +104,8 @@ public final class Agent implements AutoCloseable {
             store,
             passiveStore,
             scheduler::nextFireTimes,
-            config.web());
+            config.web(),
+            config.expectedFigures());
     scheduler.start();
     if (passive != null) {
       passive.start();

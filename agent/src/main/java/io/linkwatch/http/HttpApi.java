@@ -26,11 +26,11 @@ import java.util.function.Supplier;
 
 /**
  * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status} and an
- * index page. Handlers only read the last results, which are in memory, so none of them blocks the
- * event loop or starts device work. Unknown paths answer 404, known paths with another method 405
- * (Vert.x Web's router does both). Responses are gzipped when the client asks. The web config
- * ({@link WebSettings}) adds TLS (with HTTP/2), a rate limit, basic auth and headers on every path,
- * and slow or surplus connections are closed ({@link ConnectionGuard}).
+ * status page ({@link StatusPage}). Handlers only read the last results, which are in memory, so
+ * none of them blocks the event loop or starts device work. Unknown paths answer 404, known paths
+ * with another method 405 (Vert.x Web's router does both). Responses are gzipped when the client
+ * asks. The web config ({@link WebSettings}) adds TLS (with HTTP/2), a rate limit, basic auth and
+ * headers on every path, and slow or surplus connections are closed ({@link ConnectionGuard}).
  */
 public final class HttpApi implements AutoCloseable {
   /**
@@ -56,6 +56,31 @@ public final class HttpApi implements AutoCloseable {
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes,
       WebSettings web)
+      throws Exception {
+    return start(
+        host,
+        port,
+        registry,
+        store,
+        passive,
+        nextFireTimes,
+        web,
+        io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+  }
+
+  /**
+   * As above, with the expected figures ({@code AgentConfig.expectedFigures()}) that colour the
+   * status page's cells.
+   */
+  public static HttpApi start(
+      String host,
+      int port,
+      PrometheusRegistry registry,
+      ResultStore store,
+      PassiveStore passive,
+      Supplier<Map<String, Instant>> nextFireTimes,
+      WebSettings web,
+      java.util.List<io.linkwatch.verdict.ExpectedFigure> expected)
       throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
     // pool runs the bcrypt checks and the web config reloads, neither of them busy. A blocked
@@ -99,7 +124,8 @@ public final class HttpApi implements AutoCloseable {
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
     router.get("/api/v1/status").handler(ctx -> status(ctx, store, passive, nextFireTimes));
-    router.get("/").handler(HttpApi::index);
+    StatusPage page = new StatusPage(expected);
+    router.get("/").handler(ctx -> page(ctx, page, store, passive, nextFireTimes));
     try {
       HttpServerOptions options =
           new HttpServerOptions()
@@ -167,6 +193,13 @@ public final class HttpApi implements AutoCloseable {
       ResultStore store,
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes) {
+    JsonObject body = statusJson(store, passive, nextFireTimes);
+    ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
+  }
+
+  /** The status document: every target's last run and figures, device activity, passive. */
+  static JsonObject statusJson(
+      ResultStore store, PassiveStore passive, Supplier<Map<String, Instant>> nextFireTimes) {
     Map<String, Instant> next = nextFireTimes.get();
     JsonArray targets = new JsonArray();
     for (TargetStatus s : store.statuses()) {
@@ -232,19 +265,29 @@ public final class HttpApi implements AutoCloseable {
             .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())))
             .put("tolerated_failures", tolerated)
             .put("passive", passive == null ? null : PassiveStatus.json(passive));
-    ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
+    return body;
   }
 
-  private static void index(RoutingContext ctx) {
+  /**
+   * The status page, from the same document as {@code /api/v1/status}; {@code ?refresh=N} sets its
+   * refresh period in seconds (1 to 3600).
+   */
+  private static void page(
+      RoutingContext ctx,
+      StatusPage page,
+      ResultStore store,
+      PassiveStore passive,
+      Supplier<Map<String, Instant>> nextFireTimes) {
+    int refresh = StatusPage.REFRESH_SECONDS;
+    String asked = ctx.request().getParam("refresh");
+    if (asked != null && asked.matches("\\d{1,4}")) {
+      refresh = Math.max(1, Math.min(3600, Integer.parseInt(asked)));
+    }
+    String html = page.render(statusJson(store, passive, nextFireTimes), Instant.now(), refresh);
     ctx.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
-        .end(
-            "<!doctype html><html><head><title>linkwatch</title></head><body>"
-                + "<h1>linkwatch</h1><p>Active link probes for accelerator servers.</p><ul>"
-                + "<li><a href=\"/metrics\">/metrics</a>: Prometheus metrics</li>"
-                + "<li><a href=\"/api/v1/status\">/api/v1/status</a>: last result of every probe</li>"
-                + "<li><a href=\"/healthz\">/healthz</a>: liveness</li>"
-                + "</ul></body></html>\n");
+        .putHeader("Cache-Control", "no-store")
+        .end(html);
   }
 
   @Override

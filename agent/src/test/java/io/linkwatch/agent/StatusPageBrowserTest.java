@@ -1,0 +1,175 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import at.favre.lib.crypto.bcrypt.BCrypt;
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.Certs;
+import io.linkwatch.testing.Chromium;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The status page in a real headless Chromium against the agent on the sim: it loads with no
+ * console error and no request leaving 127.0.0.1, its p2p cells are the figures on {@code
+ * /metrics}, a link slowed in the sim turns its cell to the low colour and a job turns its device
+ * busy (both while the page refreshes itself, without a reload), and it works behind TLS and basic
+ * auth with the browser's own login. Screenshots go to {@code target/status-page/}.
+ */
+class StatusPageBrowserTest {
+  static final String PROBES =
+      AgentProcess.onlyProbes(
+          """
+          busy: {retry: 2s}
+          probes:
+            p2p: {every: 4s, deadline: 3s, sizes: [64MiB], warmup: 1, iterations: 3}
+            topology: {every: 60s, deadline: 30s}
+          """);
+
+  static final Path ARTEFACTS = Path.of("target", "status-page");
+
+  /** The p2p cells' GB/s by "src->dst", as the page prints them. */
+  static final String CELLS =
+      """
+      Object.fromEntries([...document.querySelectorAll('table[data-probe=p2p] td[data-src]')]
+        .map(td => [td.dataset.src + '->' + td.dataset.dst, td.querySelector('.v').textContent]))
+      """;
+
+  @TempDir Path dir;
+
+  /** The p2p figures on /metrics, in GB/s as the page prints them, by "src->dst". */
+  static Map<String, String> metricCells(String metrics) {
+    Pattern line =
+        Pattern.compile(
+            "(?m)^linkwatch_p2p_bandwidth_bytes_per_second\\{dst=\"(\\d+)\",link=\"[^\"]*\","
+                + "size_bytes=\"\\d+\",src=\"(\\d+)\"} (\\S+)$");
+    Map<String, String> out = new TreeMap<>();
+    Matcher m = line.matcher(metrics);
+    while (m.find()) {
+      out.put(
+          m.group(2) + "->" + m.group(1),
+          String.format(Locale.ROOT, "%.1f", Double.parseDouble(m.group(3)) / 1e9));
+    }
+    return out;
+  }
+
+  static void assertLocalOnly(Chromium browser) {
+    assertThat(browser.requests())
+        .isNotEmpty()
+        .allSatisfy(u -> assertThat(URI.create(u).getHost()).isEqualTo("127.0.0.1"));
+  }
+
+  @Test
+  void matrixFollowsTheMetricsASlowLinkAndABusyDevice() throws Exception {
+    try (AgentProcess agent = AgentProcess.start(dir, PROBES, Map.of());
+        Chromium browser = Chromium.start(dir, false)) {
+      agent.awaitMetrics(
+          Duration.ofSeconds(30),
+          "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\"",
+          "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"0\"",
+          "linkwatch_device_info{");
+      String base = "http://127.0.0.1:" + agent.port() + "/";
+      // A p2p run may land between the page and the scrape: compare when /metrics did not move
+      // around the page load (refresh=600: the page does not change under the reading).
+      Map<String, String> expected = Map.of();
+      Object cells = null;
+      for (int attempt = 0; attempt < 5; attempt++) {
+        Map<String, String> before = metricCells(agent.metrics());
+        browser.navigate(base + "?refresh=600");
+        cells = browser.eval(CELLS);
+        if (before.equals(metricCells(agent.metrics()))) {
+          expected = before;
+          break;
+        }
+      }
+      assertThat(expected).containsOnlyKeys("0->1", "1->0");
+      assertThat(((JsonObject) cells).getMap()).isEqualTo(expected);
+      assertThat(
+              browser.eval(
+                  "document.querySelector('td[data-src=\"0\"][data-dst=\"1\"]').dataset.state"))
+          .as("64 MiB over SIO on the A3 has a shipped expected figure, and the sim meets it")
+          .isEqualTo("ok");
+      browser.screenshot(ARTEFACTS.resolve("a3.png"));
+
+      // The page refreshes in place: a mark set on this document survives what follows.
+      browser.navigate(base + "?refresh=1");
+      browser.eval("window.sameDocument = true");
+      agent.faults("link 0 1 scale 0.5");
+      browser.await(
+          "document.querySelector('td[data-src=\"0\"][data-dst=\"1\"]').dataset.state === 'low'",
+          Duration.ofSeconds(20));
+      assertThat(
+              browser.eval(
+                  "document.querySelector('td[data-src=\"1\"][data-dst=\"0\"]').dataset.state"))
+          .isEqualTo("ok");
+      agent.faults("link 0 1 scale 0.5", "busy 1 pid 4242 util 80");
+      browser.await(
+          "document.querySelector('#devices tr[data-device=\"1\"]').dataset.busy === 'true'",
+          Duration.ofSeconds(20));
+      assertThat(
+              (String)
+                  browser.eval(
+                      "document.querySelector('#devices tr[data-device=\"1\"]').textContent"))
+          .contains("busy")
+          .contains("4242");
+      assertThat(
+              browser.eval("document.querySelector('#devices tr[data-device=\"0\"]').dataset.busy"))
+          .isEqualTo("false");
+      assertThat(browser.eval("window.sameDocument === true")).isEqualTo(true);
+      browser.screenshot(ARTEFACTS.resolve("a3-slow-link-busy-device.png"));
+      agent.faults();
+
+      assertThat(browser.errors()).isEmpty();
+      assertLocalOnly(browser);
+      // Every refresh was the page itself: no other path, nothing but GETs of what is in memory.
+      assertThat(browser.requests()).allSatisfy(u -> assertThat(u).startsWith(base));
+    }
+  }
+
+  @Test
+  void behindTlsAndBasicAuth() throws Exception {
+    Certs certs = Certs.make(dir.resolve("certs"));
+    String hash = BCrypt.withDefaults().hashToString(10, "s3cret".toCharArray());
+    Path web = dir.resolve("web.yml");
+    Files.writeString(
+        web,
+        """
+        tls_server_config:
+          cert_file: %s
+          key_file: %s
+        basic_auth_users:
+          operator: '%s'
+        """
+            .formatted(certs.serverCert, certs.serverKey, hash));
+    try (AgentProcess agent =
+            AgentProcess.start(dir, "web: {config_file: " + web + "}\n" + PROBES, Map.of());
+        Chromium browser = Chromium.start(dir, true)) {
+      browser.login("operator", "s3cret");
+      // Straight away: the matrix fills in as the first runs end, through the page's own
+      // refreshes, which the browser's cached login and TLS session carry.
+      browser.navigate("https://127.0.0.1:" + agent.port() + "/?refresh=1");
+      browser.await(
+          "document.querySelectorAll('table[data-probe=p2p] td[data-src] .v').length === 2",
+          Duration.ofSeconds(30));
+      assertThat(browser.eval("location.protocol")).isEqualTo("https:");
+      assertThat(browser.errors()).isEmpty();
+      assertLocalOnly(browser);
+      java.util.List<Integer> statuses =
+          browser.events("Network.responseReceived").stream()
+              .map(e -> e.getJsonObject("response").getInteger("status"))
+              .toList();
+      assertThat(statuses).isNotEmpty().allSatisfy(s -> assertThat(s).isEqualTo(200));
+      browser.screenshot(ARTEFACTS.resolve("a3-tls-basic-auth.png"));
+    }
+  }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Writes screenshots of the agent's status page (/) on both faces of the sim into docs/:
+# docs/status-page-a3.png (Atlas 800T A3, 2 dies, examples/sim.yaml) and
+# docs/status-page-8gpu.png (8 x H200, examples/sim-cuda.yaml). Each agent runs until every probe
+# has a result, then headless Chromium loads the page from it and the agent is stopped.
+# Needs the built jar (mvn -q package -DskipTests) and chromium (scripts/deps.sh --test).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jar=agent/target/linkwatch.jar
+[ -f "$jar" ] || { echo "screenshots.sh: build $jar first (mvn -q package -DskipTests)" >&2; exit 2; }
+command -v chromium >/dev/null || { echo "screenshots.sh: chromium is missing (scripts/deps.sh --test)" >&2; exit 2; }
+mkdir -p docs
+work=$(mktemp -d)
+agent=""
+trap '[ -n "$agent" ] && kill "$agent" 2>/dev/null; rm -rf "$work"' EXIT
+
+shoot() { # backend config port output height
+  local backend=$1 config=$2 port=$3 out=$4 height=$5
+  LINKWATCH_SIM_CONTROL="$work/control-$backend" \
+    java -jar "$jar" run --backend "$backend" --config "$config" --listen "127.0.0.1:$port" \
+    >"$work/agent-$backend.log" 2>&1 &
+  agent=$!
+  # Every enabled probe's first figures (the agent starts them at once, one at a time).
+  local need=(linkwatch_p2p_bandwidth linkwatch_p2p_bidirectional_bandwidth
+    linkwatch_allreduce_latency linkwatch_host_transfer_bandwidth linkwatch_device_memory_bandwidth
+    linkwatch_link_info)
+  for _ in $(seq 1 240); do
+    metrics=$(curl -fsS "http://127.0.0.1:$port/metrics" 2>/dev/null || true)
+    missing=0
+    for n in "${need[@]}"; do grep -q "^$n" <<<"$metrics" || missing=1; done
+    [ $missing = 0 ] && break
+    sleep 1
+  done
+  [ $missing = 0 ] || { echo "screenshots.sh: $backend never showed every probe" >&2; cat "$work/agent-$backend.log" >&2; exit 1; }
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+    --disable-background-networking --user-data-dir="$work/profile" \
+    --window-size="1280,$height" --screenshot="$out" "http://127.0.0.1:$port/" >"$work/chromium.log" 2>&1
+  kill "$agent"; wait "$agent" 2>/dev/null || true; agent=""
+  echo "wrote $out"
+}
+
+shoot sim examples/sim.yaml 10291 docs/status-page-a3.png 1500
+shoot sim-cuda examples/sim-cuda.yaml 10292 docs/status-page-8gpu.png 2600
