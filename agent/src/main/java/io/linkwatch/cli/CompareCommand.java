@@ -133,10 +133,11 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--tool-timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "600",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      converter = StatusCommand.DurationConverter.class,
       description = "How long one vendor tool may run. Default: ${DEFAULT-VALUE}.")
-  int toolTimeout;
+  Duration toolTimeout;
 
   @Spec CommandSpec spec;
 
@@ -163,9 +164,6 @@ final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw new UsageException("--tolerance: must be between 0 and 1, not " + tolerance);
-    }
-    if (toolTimeout < 1) {
-      throw new UsageException("--tool-timeout: must be at least 1 second");
     }
     Backend backend = DeviceRuntimes.resolve(options.backend);
     if (backend.vendor() != Backend.Vendor.ASCEND) {
@@ -204,8 +202,7 @@ final class CompareCommand implements Callable<Integer> {
 
   private void compareTopology(DeviceRuntime runtime, int devices) {
     VendorTool.Run smi =
-        VendorTool.run(
-            "npu-smi", List.of(npuSmi, "info", "-t", "topo"), Duration.ofSeconds(toolTimeout));
+        VendorTool.run("npu-smi", List.of(npuSmi, "info", "-t", "topo"), toolTimeout);
     Topology reference = Topology.NONE;
     if (smi.ran()) {
       try {
@@ -241,10 +238,7 @@ final class CompareCommand implements Callable<Integer> {
 
   private void compareP2p(DeviceRuntime runtime) {
     VendorTool.Run dmi =
-        VendorTool.run(
-            "ascend-dmi",
-            List.of(ascendDmi, "--bw", "-t", "p2p", "-q"),
-            Duration.ofSeconds(toolTimeout));
+        VendorTool.run("ascend-dmi", List.of(ascendDmi, "--bw", "-t", "p2p", "-q"), toolTimeout);
     AscendDmiP2p reference = AscendDmiP2p.NONE;
     if (dmi.ran()) {
       try {
@@ -313,7 +307,7 @@ final class CompareCommand implements Callable<Integer> {
             VendorTool.run(
                 "ascend-dmi -t " + direction,
                 List.of(ascendDmi, "--bw", "-t", direction, "-s", String.valueOf(hostSize), "-q"),
-                Duration.ofSeconds(toolTimeout));
+                toolTimeout);
         if (run.ran()) {
           try {
             AscendDmiTransfer parsed = AscendDmiTransfer.parse(run.output());
@@ -366,7 +360,7 @@ final class CompareCommand implements Callable<Integer> {
         command.add(
             word.replace("{n}", String.valueOf(devices)).replace("{size}", String.valueOf(size)));
       }
-      last = VendorTool.run("hccl_test", command, Duration.ofSeconds(toolTimeout));
+      last = VendorTool.run("hccl_test", command, toolTimeout);
       if (!last.ran()) {
         break; // the same tool: one line for it is enough
       }

@@ -38,6 +38,10 @@ final class ProbeSubcommand implements Callable<Integer> {
     ProbeSubcommand command = new ProbeSubcommand(kind, hostPaths);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
     spec.name(kind.cliName()).mixinStandardHelpOptions(true).versionProvider(new VersionProvider());
+    if (!kind.id().equals(kind.cliName())) {
+      // The config key and the probe label, as the metrics and the config file write it.
+      spec.aliases(kind.id());
+    }
     String description = kind.description();
     spec.usageMessage()
         .description(Character.toUpperCase(description.charAt(0)) + description.substring(1) + ".");
