@@ -98,6 +98,27 @@ class FirstSessionCliTest {
     assertThat(r.out()).startsWith("device  cpu node");
   }
 
+  /** {@code 0-1} needs no quotes in a shell ({@code 0->1} unquoted is a redirection). */
+  @Test
+  void pairsAreWrittenWithoutShellQuoting() throws Exception {
+    JavaProcess.Result r =
+        linkwatch(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim",
+            "--sizes",
+            "1MiB",
+            "--iterations",
+            "2",
+            "--pairs",
+            "1-0");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("1->0").doesNotContain("0->1 GB/s");
+    JavaProcess.Result help = linkwatch("probe", "p2p", "--help");
+    assertThat(help.out()).contains("0-1 or 0:1").doesNotContain("such as 0->1");
+  }
+
   @Test
   void aMisspeltOptionIsOneLineWithASuggestionAndWhereTheOptionsAre() throws Exception {
     JavaProcess.Result r = linkwatch("probe", "p2p", "--backnd", "sim");

@@ -107,8 +107,11 @@ class ConfigLoaderTest {
             "probes:\n  p2p:\n    pairs: ['0->0']",
             "f.yaml: probes.p2p.pairs[0]: '0->0' is not a device pair: ids must be different and not negative"),
         Arguments.of(
-            "probes:\n  p2p:\n    pairs: ['0-1']",
-            "f.yaml: probes.p2p.pairs[0]: '0-1' is not a device pair (use e.g. 0->1)"),
+            "probes:\n  p2p:\n    pairs: ['0=1']",
+            "f.yaml: probes.p2p.pairs[0]: '0=1' is not a device pair (use e.g. 0-1 or 0:1 (or '0->1', quoted))"),
+        Arguments.of(
+            "probes:\n  p2p_bidirectional:\n    pairs: ['0<>1']",
+            "f.yaml: probes.p2p_bidirectional.pairs[0]: '0<>1' is not a device pair (use e.g. 0-1 or 0:1 (or '0<->1', quoted))"),
         Arguments.of(
             "probes:\n  p2p:\n    sizes:\n      big: 1GiB",
             "f.yaml: probes.p2p.sizes: must be a list"),
