@@ -12,7 +12,6 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.ProbeSettings;
-import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.HostTransferBandwidth;
@@ -160,6 +159,9 @@ final class CompareCommand implements Callable<Integer> {
 
   private final List<LinkComparison> links = new ArrayList<>();
 
+  /** The terminal's progress line while tools and probes run; null without a terminal. */
+  private ProgressLine progress;
+
   @Override
   public Integer call() {
     if (!(tolerance > 0 && tolerance < 1)) {
@@ -182,10 +184,15 @@ final class CompareCommand implements Callable<Integer> {
             "linkwatch: compare: p2p and allreduce need two devices; this host has " + devices);
         return Main.EXIT_USAGE;
       }
-      compareTopology(runtime, devices);
-      compareP2p(runtime);
-      compareHostTransfer(runtime);
-      compareAllreduce(runtime, devices);
+      progress = ProgressLine.start(err, "compare");
+      try {
+        compareTopology(runtime, devices);
+        compareP2p(runtime);
+        compareHostTransfer(runtime);
+        compareAllreduce(runtime, devices);
+      } finally {
+        ProgressLine.close(progress);
+      }
     }
     failures.forEach(f -> err.println("linkwatch: " + f));
     if (options.json) {
@@ -200,9 +207,14 @@ final class CompareCommand implements Callable<Integer> {
     return differs ? Main.EXIT_FAILED : 0;
   }
 
+  /** Runs a vendor tool, named on the progress line while it runs. */
+  private VendorTool.Run tool(String name, List<String> command, Duration timeout) {
+    ProgressLine.of(progress).step(name);
+    return VendorTool.run(name, command, timeout);
+  }
+
   private void compareTopology(DeviceRuntime runtime, int devices) {
-    VendorTool.Run smi =
-        VendorTool.run("npu-smi", List.of(npuSmi, "info", "-t", "topo"), toolTimeout);
+    VendorTool.Run smi = tool("npu-smi", List.of(npuSmi, "info", "-t", "topo"), toolTimeout);
     Topology reference = Topology.NONE;
     if (smi.ran()) {
       try {
@@ -238,7 +250,7 @@ final class CompareCommand implements Callable<Integer> {
 
   private void compareP2p(DeviceRuntime runtime) {
     VendorTool.Run dmi =
-        VendorTool.run("ascend-dmi", List.of(ascendDmi, "--bw", "-t", "p2p", "-q"), toolTimeout);
+        tool("ascend-dmi", List.of(ascendDmi, "--bw", "-t", "p2p", "-q"), toolTimeout);
     AscendDmiP2p reference = AscendDmiP2p.NONE;
     if (dmi.ran()) {
       try {
@@ -304,7 +316,7 @@ final class CompareCommand implements Callable<Integer> {
     if (VendorTool.installed(ascendDmi)) { // else the p2p line has said so once
       for (String direction : List.of(HostTransferBandwidth.H2D, HostTransferBandwidth.D2H)) {
         VendorTool.Run run =
-            VendorTool.run(
+            tool(
                 "ascend-dmi -t " + direction,
                 List.of(ascendDmi, "--bw", "-t", direction, "-s", String.valueOf(hostSize), "-q"),
                 toolTimeout);
@@ -360,7 +372,7 @@ final class CompareCommand implements Callable<Integer> {
         command.add(
             word.replace("{n}", String.valueOf(devices)).replace("{size}", String.valueOf(size)));
       }
-      last = VendorTool.run("hccl_test", command, toolTimeout);
+      last = tool("hccl_test", command, toolTimeout);
       if (!last.ran()) {
         break; // the same tool: one line for it is enough
       }
@@ -432,7 +444,7 @@ final class CompareCommand implements Callable<Integer> {
                     runtime,
                     Runtimes.topologySource(options.topologyCommand),
                     HostPaths.system(),
-                    Progress.NONE,
+                    ProgressLine.of(progress),
                     OneShot.gate(runtime, options),
                     Set.of()));
     if (!run.skippedBecause().isEmpty()) {

@@ -119,6 +119,28 @@ class FirstSessionCliTest {
     assertThat(help.out()).contains("0-1 or 0:1").doesNotContain("such as 0->1");
   }
 
+  /**
+   * On a terminal, one line that rewrites itself and is erased before the results; on a pipe,
+   * nothing. (LINKWATCH_PROGRESS=always stands in for the terminal.)
+   */
+  @Test
+  void progressIsOneUpdatingLineOnATerminalAndNothingOnAPipe() throws Exception {
+    String[] sweep = {
+      "probe", "p2p", "--backend", "sim-cuda", "--sizes", "64MiB", "--iterations", "3"
+    };
+    JavaProcess.Result pipe = JavaProcess.run(Map.of(), LIMIT, sweep);
+    assertThat(pipe.exit()).isZero();
+    assertThat(pipe.err()).isEmpty();
+    JavaProcess.Result tty = JavaProcess.run(Map.of("LINKWATCH_PROGRESS", "always"), LIMIT, sweep);
+    assertThat(tty.exit()).isZero();
+    assertThat(tty.err())
+        .doesNotContain("\n")
+        .startsWith("\r\033[Klinkwatch: ")
+        .endsWith("\r\033[K")
+        .matches("(?s).*\\d->\\d 64MiB, \\d+\\.\\d s.*");
+    assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
+  }
+
   @Test
   void aMisspeltOptionIsOneLineWithASuggestionAndWhereTheOptionsAre() throws Exception {
     JavaProcess.Result r = linkwatch("probe", "p2p", "--backnd", "sim");
