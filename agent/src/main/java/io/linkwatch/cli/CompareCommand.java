@@ -54,6 +54,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
+      "Put linkwatch's figures beside the vendor tools' (Ascend hosts).",
       "Runs the vendor tools that are installed (ascend-dmi --bw -t p2p: the unidirectional and"
           + " bidirectional matrices; ascend-dmi --bw -t h2d and -t d2h; hccl_test's allreduce;"
           + " npu-smi info -t topo) and linkwatch's"

@@ -83,7 +83,7 @@ public enum ProbeKind {
       new ProbeDescriptor<>(
           AllreduceProbe.ID,
           "5m",
-          "HCCL allreduce latency and bus bandwidth",
+          "allreduce latency and bus bandwidth (HCCL on Ascend, NCCL on NVIDIA)",
           AllreduceSettings.class,
           AllreduceSettings.DEFAULTS,
           AllreduceSettings::read,
@@ -96,7 +96,7 @@ public enum ProbeKind {
       new ProbeDescriptor<>(
           AllgatherProbe.ID,
           "5m",
-          "HCCL allgather latency and bus bandwidth",
+          "allgather latency and bus bandwidth (HCCL on Ascend, NCCL on NVIDIA)",
           AllgatherSettings.class,
           AllgatherSettings.DEFAULTS,
           AllgatherSettings::read,
