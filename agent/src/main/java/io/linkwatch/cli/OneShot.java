@@ -94,7 +94,7 @@ final class OneShot {
       err.println("linkwatch: skipped: " + run.skippedBecause());
     }
     if (json) {
-      out.println(ProbeKind.JSON.writePretty(run));
+      out.println(ProbeKind.USER_JSON.writePrettyVersioned(run, ProbeKind.JSON_SCHEMA_VERSION));
     } else {
       table.accept(run);
     }

@@ -194,6 +194,19 @@ public enum ProbeKind {
   public static final Json JSON =
       Json.tagging(Set.of(ProbeSettings.class, Measurement.class), JSON_TYPES);
 
+  /**
+   * The same types in the JSON style of what people and programs read ({@code probe --json}, {@code
+   * topo --json}): snake_case fields, lower-case enum values, {@code schema_version} first.
+   */
+  public static final Json USER_JSON =
+      Json.snakeCase(Set.of(ProbeSettings.class, Measurement.class), JSON_TYPES);
+
+  /**
+   * The version of the user-facing JSON documents' shape; raised when a field is renamed or removed
+   * (added fields keep it). 1: snake_case fields and lower-case enum values.
+   */
+  public static final int JSON_SCHEMA_VERSION = 1;
+
   private static final Map<Class<?>, ResultType<?>> RESULT_TYPES = resultTypes();
 
   private static Map<String, Class<?>> jsonTypes() {

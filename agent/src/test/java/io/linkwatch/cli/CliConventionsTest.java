@@ -134,7 +134,7 @@ class CliConventionsTest {
                   if (text.isBlank()) {
                     return "no description";
                   }
-                  if (text.contains("Default: the probe's") || text.contains("(default: ")) {
+                  if (text.matches(".*Default: [^.]*'s\\..*") || text.contains("(default: ")) {
                     return "default not stated as 'Default: VALUE.': " + text;
                   }
                   if (o.defaultValue() != null && !text.contains("Default: ")) {
@@ -143,6 +143,19 @@ class CliConventionsTest {
                   return null;
                 }))
         .isEmpty();
+  }
+
+  /** topo's copy options state p2p's defaults as numbers: they must be p2p's. */
+  @Test
+  void topoStatesP2psDefaults() {
+    CommandSpec topo = Main.commandLine().getSubcommands().get("topo").getCommandSpec();
+    io.linkwatch.probe.P2pSettings d = io.linkwatch.probe.P2pSettings.DEFAULTS;
+    assertThat(String.join(" ", topo.findOption("--warmup").description()))
+        .contains("Default: " + d.warmup() + ",");
+    assertThat(String.join(" ", topo.findOption("--iterations").description()))
+        .contains("Default: " + d.iterations() + ",");
+    assertThat(String.join(" ", topo.findOption("--size").description()))
+        .contains("Default: " + io.linkwatch.util.ByteSize.format(d.sizes().get(0)) + ".");
   }
 
   /** The command list of --help shows one short line per command. */
