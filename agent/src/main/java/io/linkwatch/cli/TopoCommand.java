@@ -258,7 +258,7 @@ final class TopoCommand implements Callable<Integer> {
             String.valueOf(d),
             i.name(),
             orDash(i.physicalId()),
-            ByteSize.format(i.memoryTotalBytes()),
+            ByteSize.human(i.memoryTotalBytes()),
             orDash(i.numaNode()),
             orDash(i.cpuAffinity()));
       }

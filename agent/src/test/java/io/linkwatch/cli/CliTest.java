@@ -270,11 +270,11 @@ class CliTest {
       assertThat(cells).hasSize(9);
       assertThat(cells[0]).isEqualTo(String.valueOf(src));
       for (int dst = 0; dst < 8; dst++) {
-        assertThat(cells[1 + dst]).matches(src == dst ? "\\*\\*\\*" : "\\d+\\.\\d");
+        assertThat(cells[1 + dst]).matches(src == dst ? "X" : "\\d+\\.\\d");
       }
     }
     assertThat(lines.get(10)).isEqualTo("Link matrix");
-    assertThat(lines.get(12)).matches("0\\s+\\*\\*\\*(\\s+NVLINK){7}");
+    assertThat(lines.get(12)).matches("0\\s+X(\\s+NVLINK){7}");
     assertThat(lines).hasSize(20);
   }
 

@@ -141,6 +141,33 @@ class FirstSessionCliTest {
     assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
   }
 
+  /**
+   * Sizes show as written ({@code 64MB}, not {@code 62500KiB}), memory as a person reads it, and
+   * both matrices mark the diagonal alike.
+   */
+  @Test
+  void displayShowsSizesAsWrittenAndOneDiagonalMark() throws Exception {
+    JavaProcess.Result p2p =
+        linkwatch(
+            "probe",
+            "p2p",
+            "--backend",
+            "sim-cuda",
+            "--sizes",
+            "64MB",
+            "--iterations",
+            "2",
+            "--pairs",
+            "0-1,1-0,0-2,2-0,1-2,2-1");
+    assertThat(p2p.exit()).as(p2p.err()).isZero();
+    assertThat(p2p.out()).contains("64MB").doesNotContain("62500KiB").doesNotContain("***");
+    assertThat(p2p.out().lines().filter(l -> l.matches("0\\s+X\\s.*"))).isNotEmpty();
+    JavaProcess.Result topo = linkwatch("topo", "--backend", "sim-cuda");
+    assertThat(topo.exit()).isZero();
+    assertThat(topo.out()).contains("140.4GiB").doesNotContain("143771MiB");
+    assertThat(topo.out().lines().filter(l -> l.matches("GPU0\\s+X\\s.*"))).isNotEmpty();
+  }
+
   @Test
   void aMisspeltOptionIsOneLineWithASuggestionAndWhereTheOptionsAre() throws Exception {
     JavaProcess.Result r = linkwatch("probe", "p2p", "--backnd", "sim");

@@ -254,7 +254,7 @@ class TopoCommandTest {
                 + " +"
                 + face.physicalId(0)
                 + " +"
-                + ByteSize.format(face.memoryBytes())
+                + ByteSize.human(face.memoryBytes())
                 + " +- +-$")
         .contains("Copy bandwidth GB/s, 16MiB (diagonal: device-local)")
         .contains("Ratio to the source device's local bandwidth");
