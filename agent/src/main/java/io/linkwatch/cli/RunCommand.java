@@ -62,6 +62,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    io.linkwatch.util.LogSetup.timestampsOutsideJournald();
     AgentConfig cfg = loadConfig();
     if (webConfigFile != null) {
       cfg = cfg.withWeb(cfg.web().withConfigFile(webConfigFile));

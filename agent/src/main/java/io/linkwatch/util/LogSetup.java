@@ -17,11 +17,11 @@ import java.util.Optional;
  * Configurator, found through ServiceLoader) instead of a logback.xml: reading XML loads a parser
  * and Logback's configuration framework, about 600 classes, into every process, a worker per probe
  * run included. Plain lines on stderr ({@link PlainLineLayout}), or JSON lines with {@code
- * LINKWATCH_LOG_FORMAT=json} ({@code --log.format json}); under journald, which adds the time and
- * the unit, the lines have no time, elsewhere they start with it. {@code LINKWATCH_LOG_LEVEL} (a
- * system property or the environment; {@code --log.level}) sets the level (default INFO); the
- * libraries say only warnings. Logback's own status messages stay silent: a worker's stdout carries
- * its result. An operator's {@code -Dlogback.configurationFile} still wins.
+ * LINKWATCH_LOG_FORMAT=json} ({@code --log.format json}); the agent's lines start with their time
+ * except under journald, which adds it and the unit (systemd sets {@code JOURNAL_STREAM}). {@code
+ * LINKWATCH_LOG_LEVEL} (a system property or the environment; {@code --log.level}) sets the level
+ * (default INFO); the libraries say only warnings. Logback's own status messages stay silent: a
+ * worker's stdout carries its result. An operator's {@code -Dlogback.configurationFile} still wins.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
   public static final String LEVEL = "LINKWATCH_LOG_LEVEL";
@@ -59,16 +59,34 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
   }
 
   /**
-   * Whether lines carry their time: not under journald (which adds it; systemd sets {@code
-   * JOURNAL_STREAM} for a service whose stderr is the journal) nor in a worker, whose lines the
-   * agent relays into its own; {@code LINKWATCH_LOG_TIME=0|1} decides otherwise.
+   * Whether lines carry their time from the start: only with {@code LINKWATCH_LOG_TIME=1}; see
+   * {@link #timestampsOutsideJournald} for the agent. A worker's never do: the agent relays them
+   * into its own lines.
    */
   static boolean withTime() {
-    Optional<String> forced = setting(TIME);
-    if (forced.isPresent()) {
-      return !forced.get().equals("0");
+    return setting(TIME).map(t -> !t.equals("0")).orElse(false);
+  }
+
+  /**
+   * For the agent ({@code linkwatch run}): its lines start with their time unless journald, which
+   * adds it, is where they go or {@code LINKWATCH_LOG_TIME} says otherwise. The one-shot commands'
+   * few lines (warnings) need none.
+   */
+  public static void timestampsOutsideJournald() {
+    boolean on =
+        setting(TIME).map(t -> !t.equals("0")).orElse(System.getenv("JOURNAL_STREAM") == null);
+    layout().ifPresent(l -> l.withTime(on));
+  }
+
+  private static Optional<PlainLineLayout> layout() {
+    if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof LoggerContext context
+        && context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")
+            instanceof ConsoleAppender<ILoggingEvent> stderr
+        && stderr.getEncoder() instanceof LayoutWrappingEncoder<ILoggingEvent> encoder
+        && encoder.getLayout() instanceof PlainLineLayout layout) {
+      return Optional.of(layout);
     }
-    return System.getenv("JOURNAL_STREAM") == null;
+    return Optional.empty();
   }
 
   /** A setting as a system property, else from the environment; blank is absent. */
@@ -93,13 +111,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
   /** Sets the line format now and for the processes this one starts: logfmt (plain) or json. */
   public static void format(String format) {
     System.setProperty(FORMAT, format);
-    if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof LoggerContext context
-        && context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")
-            instanceof ConsoleAppender<ILoggingEvent> stderr
-        && stderr.getEncoder() instanceof LayoutWrappingEncoder<ILoggingEvent> encoder
-        && encoder.getLayout() instanceof PlainLineLayout layout) {
-      layout.json(format.equals("json"));
-    }
+    layout().ifPresent(l -> l.json(format.equals("json")));
   }
 
   /** Whether debug lines are written, e.g. so that an unexpected error shows its stack trace. */

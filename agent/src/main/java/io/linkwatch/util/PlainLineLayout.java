@@ -28,7 +28,7 @@ public final class PlainLineLayout extends LayoutBase<ILoggingEvent> {
           .withZone(ZoneId.systemDefault());
 
   private volatile boolean json;
-  private final boolean withTime;
+  private volatile boolean withTime;
 
   /** Plain lines without time, as under journald. */
   public PlainLineLayout() {
@@ -37,6 +37,11 @@ public final class PlainLineLayout extends LayoutBase<ILoggingEvent> {
 
   public PlainLineLayout(boolean json, boolean withTime) {
     this.json = json;
+    this.withTime = withTime;
+  }
+
+  /** Starts or stops each plain line with its time. */
+  void withTime(boolean withTime) {
     this.withTime = withTime;
   }
 
