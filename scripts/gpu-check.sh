@@ -68,42 +68,42 @@ for name in ["topology", "device_memory", "host_transfer", "p2p", "p2p_bidirecti
         failures += 1
         rows.append((name, "-", "failed: " + (err[-1] if err else "exit %d" % rc), "", ""))
         continue
-    if run.get("skippedBecause"):
-        rows.append((name, "-", "not applicable: " + run["skippedBecause"], "", ""))
+    if run.get("skipped_because"):
+        rows.append((name, "-", "not applicable: " + run["skipped_because"], "", ""))
         continue
     for t in run["targets"]:
-        if t["outcome"] != "SUCCESS":
-            failures += t["outcome"] == "ERROR"
-            rows.append((name, t["target"], t["outcome"].lower() + ": " + t["error"], "", ""))
+        if t["outcome"] != "success":
+            failures += t["outcome"] == "error"
+            rows.append((name, t["target"], t["outcome"] + ": " + t["error"], "", ""))
             continue
         for m in t["measurements"]:
             kind = m["type"]
             if kind == "DeviceInfo":
                 rows.append((name, t["target"], "%s, %.0f GiB, NUMA node %s, CPUs %s" % (
-                    m["name"], m["memoryTotalBytes"] / 2**30, m["numaNode"] or "?",
-                    m["cpuAffinity"] or "?"), "", ""))
+                    m["name"], m["memory_total_bytes"] / 2**30, m["numa_node"] or "?",
+                    m["cpu_affinity"] or "?"), "", ""))
             elif kind == "LinkInfo":
                 rows.append((name, "%d->%d" % (m["src"], m["dst"]), m["link"], "", ""))
             elif kind == "DeviceMemoryBandwidth":
                 ref, note = PUBLISHED["device_memory"]
-                rows.append((name, t["target"], gbps(m["bytesPerSecond"]), gbps(ref), note))
+                rows.append((name, t["target"], gbps(m["bytes_per_second"]), gbps(ref), note))
             elif kind == "HostTransferBandwidth":
                 ref, note = PUBLISHED[m["direction"]]
                 what = "%s %s node %s (pages on %s)" % (
-                    m["direction"], m["memory"], m["cpuNode"], m["memNode"])
-                rows.append((name, t["target"] + " " + what, gbps(m["bytesPerSecond"]),
+                    m["direction"], m["memory"], m["cpu_node"], m["mem_node"])
+                rows.append((name, t["target"] + " " + what, gbps(m["bytes_per_second"]),
                              gbps(ref) if m["memory"] == "pinned" else "", note
                              if m["memory"] == "pinned" else "pageable: no published figure"))
             elif kind in ("P2pBandwidth", "P2pBidirectionalBandwidth"):
                 ref, note = PUBLISHED[name]
-                rows.append((name, t["target"] + " " + m["link"], gbps(m["bytesPerSecond"]),
+                rows.append((name, t["target"] + " " + m["link"], gbps(m["bytes_per_second"]),
                              gbps(ref) if m["link"] == "NVLINK" else "", note))
             elif kind == "AllreduceLatency":
-                rows.append((name, "%s %dB" % (t["target"], m["sizeBytes"]),
-                             "p50 %.1f us" % (m["p50Seconds"] * 1e6), "", ""))
+                rows.append((name, "%s %dB" % (t["target"], m["size_bytes"]),
+                             "p50 %.1f us" % (m["p50_seconds"] * 1e6), "", ""))
             elif kind == "AllreduceBusBandwidth":
-                rows.append((name, "%s %dB" % (t["target"], m["sizeBytes"]),
-                             "busbw " + gbps(m["busBytesPerSecond"]), "", ""))
+                rows.append((name, "%s %dB" % (t["target"], m["size_bytes"]),
+                             "busbw " + gbps(m["bus_bytes_per_second"]), "", ""))
 
 print("linkwatch on backend %s, next to NVIDIA's published H200 figures" % backend)
 widths = [max(len(str(r[i])) for r in rows + [("probe", "target", "linkwatch", "published", "note")])

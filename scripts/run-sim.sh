@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds linkwatch and runs the agent on the simulated Ascend runtime (no hardware needed), or
 # with BACKEND=sim-cuda on the sim's 8-GPU NVIDIA face (examples/sim-cuda.yaml).
-# It prints the /metrics URL; stop it with Ctrl-C. Extra arguments go to `linkwatch run`.
+# It prints the /metrics URL; stop it with Ctrl-C. Extra arguments go to `linkwatch run` and
+# replace the script's defaults for the same option, e.g. scripts/run-sim.sh --listen 127.0.0.1:9000.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${BACKEND:-sim}" in
@@ -9,6 +10,20 @@ case "${BACKEND:-sim}" in
   sim-cuda) config=examples/sim-cuda.yaml ;;
   *) echo "run-sim.sh: BACKEND must be sim or sim-cuda, not '${BACKEND}'" >&2; exit 2 ;;
 esac
+# The script's defaults, each left out when the arguments give that option themselves (picocli
+# refuses an option given twice).
+defaults=()
+given() {
+  local a
+  for a in "${@:2}"; do
+    [ "$a" = "$1" ] || [[ "$a" == "$1="* ]] && return 0
+  done
+  return 1
+}
+given --backend "$@" || defaults+=(--backend "${BACKEND:-sim}")
+given --config "$@" || defaults+=(--config "$config")
+given --listen "$@" || defaults+=(--listen 127.0.0.1:10187)
 scripts/deps.sh
-mvn -B -q package -DskipTests
-exec java -jar agent/target/linkwatch.jar run --backend "${BACKEND:-sim}" --config "$config" --listen 127.0.0.1:10187 "$@"
+# Quiet: no compiler lines from the native build, no colour escapes from Maven.
+MAKEFLAGS="--silent --no-print-directory" mvn -B -q -Dstyle.color=never package -DskipTests
+exec java -jar agent/target/linkwatch.jar run "${defaults[@]}" "$@"

@@ -63,7 +63,7 @@ final class CheckCommand implements Callable<Integer> {
       names = "--devices",
       paramLabel = "LIST",
       split = ",",
-      description = "Devices to check, e.g. 0,1 or 0-7 (default: all).")
+      description = "Devices to check, e.g. 0,1 or 0-7. Default: all.")
   List<String> devices = new ArrayList<>();
 
   @Option(
@@ -83,7 +83,7 @@ final class CheckCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "text",
       converter = VerdictFormat.Converter.class,
-      description = "text (every finding), nagios or npd (default: ${DEFAULT-VALUE}).")
+      description = "text (every finding), nagios or npd. Default: ${DEFAULT-VALUE}.")
   VerdictFormat format;
 
   @Option(
@@ -95,8 +95,9 @@ final class CheckCommand implements Callable<Integer> {
 
   @Option(
       names = "--backend",
+      paramLabel = "BACKEND",
       converter = BackendConverter.class,
-      description = "Device runtime (default: the config's backend, else auto).")
+      description = "Device runtime. Default: the config's backend, else auto.")
   Backend backend;
 
   @Option(
@@ -112,8 +113,8 @@ final class CheckCommand implements Callable<Integer> {
       paramLabel = "URL",
       converter = StatusCommand.UrlConverter.class,
       description =
-          "The running agent, for its link readings and this host's last figures (default:"
-              + " 127.0.0.1 on the config's listen port). None answering is fine.")
+          "The running agent, for its link readings and this host's last figures. None answering"
+              + " is fine. Default: 127.0.0.1 on the config's listen port.")
   String url;
 
   static final class LevelConverter implements picocli.CommandLine.ITypeConverter<CheckLevel> {

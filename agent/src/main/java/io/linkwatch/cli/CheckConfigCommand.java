@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code linkwatch check-config FILE}: validates without starting; exit 2 on any error. */
+/**
+ * {@code linkwatch check-config [--config] FILE}: validates without starting; exit 2 on any error.
+ */
 @Command(
     name = "check-config",
     mixinStandardHelpOptions = true,
@@ -17,11 +20,22 @@ import picocli.CommandLine.Spec;
 final class CheckConfigCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "FILE", description = "The YAML file to check.")
+  @Parameters(
+      paramLabel = "FILE",
+      arity = "0..1",
+      description = "The YAML file to check (or --config FILE). Default: ${DEFAULT-VALUE}.",
+      defaultValue = "/etc/linkwatch/linkwatch.yaml")
   Path file;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "The YAML file to check, as run --config names it.")
+  Path config;
 
   @Override
   public Integer call() {
+    Path file = config != null ? config : this.file;
     AgentConfig cfg = ConfigLoader.load(file);
     long enabled = cfg.probes().values().stream().filter(p -> p.enabled()).count();
     String passive =

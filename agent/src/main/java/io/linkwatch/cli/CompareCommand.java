@@ -12,7 +12,6 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.ProbeSettings;
-import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.AllreduceBusBandwidth;
 import io.linkwatch.probe.result.AllreduceLatency;
 import io.linkwatch.probe.result.HostTransferBandwidth;
@@ -55,6 +54,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
+      "Put linkwatch's figures beside the vendor tools' (Ascend hosts).",
       "Runs the vendor tools that are installed (ascend-dmi --bw -t p2p: the unidirectional and"
           + " bidirectional matrices; ascend-dmi --bw -t h2d and -t d2h; hccl_test's allreduce;"
           + " npu-smi info -t topo) and linkwatch's"
@@ -133,10 +133,11 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--tool-timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "600",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      converter = StatusCommand.DurationConverter.class,
       description = "How long one vendor tool may run. Default: ${DEFAULT-VALUE}.")
-  int toolTimeout;
+  Duration toolTimeout;
 
   @Spec CommandSpec spec;
 
@@ -159,13 +160,13 @@ final class CompareCommand implements Callable<Integer> {
 
   private final List<LinkComparison> links = new ArrayList<>();
 
+  /** The terminal's progress line while tools and probes run; null without a terminal. */
+  private ProgressLine progress;
+
   @Override
   public Integer call() {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw new UsageException("--tolerance: must be between 0 and 1, not " + tolerance);
-    }
-    if (toolTimeout < 1) {
-      throw new UsageException("--tool-timeout: must be at least 1 second");
     }
     Backend backend = DeviceRuntimes.resolve(options.backend);
     if (backend.vendor() != Backend.Vendor.ASCEND) {
@@ -184,10 +185,15 @@ final class CompareCommand implements Callable<Integer> {
             "linkwatch: compare: p2p and allreduce need two devices; this host has " + devices);
         return Main.EXIT_USAGE;
       }
-      compareTopology(runtime, devices);
-      compareP2p(runtime);
-      compareHostTransfer(runtime);
-      compareAllreduce(runtime, devices);
+      progress = ProgressLine.start(err, "compare");
+      try {
+        compareTopology(runtime, devices);
+        compareP2p(runtime);
+        compareHostTransfer(runtime);
+        compareAllreduce(runtime, devices);
+      } finally {
+        ProgressLine.close(progress);
+      }
     }
     failures.forEach(f -> err.println("linkwatch: " + f));
     if (options.json) {
@@ -202,10 +208,14 @@ final class CompareCommand implements Callable<Integer> {
     return differs ? Main.EXIT_FAILED : 0;
   }
 
+  /** Runs a vendor tool, named on the progress line while it runs. */
+  private VendorTool.Run tool(String name, List<String> command, Duration timeout) {
+    ProgressLine.of(progress).step(name);
+    return VendorTool.run(name, command, timeout);
+  }
+
   private void compareTopology(DeviceRuntime runtime, int devices) {
-    VendorTool.Run smi =
-        VendorTool.run(
-            "npu-smi", List.of(npuSmi, "info", "-t", "topo"), Duration.ofSeconds(toolTimeout));
+    VendorTool.Run smi = tool("npu-smi", List.of(npuSmi, "info", "-t", "topo"), toolTimeout);
     Topology reference = Topology.NONE;
     if (smi.ran()) {
       try {
@@ -241,10 +251,7 @@ final class CompareCommand implements Callable<Integer> {
 
   private void compareP2p(DeviceRuntime runtime) {
     VendorTool.Run dmi =
-        VendorTool.run(
-            "ascend-dmi",
-            List.of(ascendDmi, "--bw", "-t", "p2p", "-q"),
-            Duration.ofSeconds(toolTimeout));
+        tool("ascend-dmi", List.of(ascendDmi, "--bw", "-t", "p2p", "-q"), toolTimeout);
     AscendDmiP2p reference = AscendDmiP2p.NONE;
     if (dmi.ran()) {
       try {
@@ -310,10 +317,10 @@ final class CompareCommand implements Callable<Integer> {
     if (VendorTool.installed(ascendDmi)) { // else the p2p line has said so once
       for (String direction : List.of(HostTransferBandwidth.H2D, HostTransferBandwidth.D2H)) {
         VendorTool.Run run =
-            VendorTool.run(
+            tool(
                 "ascend-dmi -t " + direction,
                 List.of(ascendDmi, "--bw", "-t", direction, "-s", String.valueOf(hostSize), "-q"),
-                Duration.ofSeconds(toolTimeout));
+                toolTimeout);
         if (run.ran()) {
           try {
             AscendDmiTransfer parsed = AscendDmiTransfer.parse(run.output());
@@ -366,7 +373,7 @@ final class CompareCommand implements Callable<Integer> {
         command.add(
             word.replace("{n}", String.valueOf(devices)).replace("{size}", String.valueOf(size)));
       }
-      last = VendorTool.run("hccl_test", command, Duration.ofSeconds(toolTimeout));
+      last = tool("hccl_test", command, toolTimeout);
       if (!last.ran()) {
         break; // the same tool: one line for it is enough
       }
@@ -438,7 +445,7 @@ final class CompareCommand implements Callable<Integer> {
                     runtime,
                     Runtimes.topologySource(options.topologyCommand),
                     HostPaths.system(),
-                    Progress.NONE,
+                    ProgressLine.of(progress),
                     OneShot.gate(runtime, options),
                     Set.of()));
     if (!run.skippedBecause().isEmpty()) {

@@ -2,13 +2,15 @@ package io.linkwatch.cli;
 
 import io.linkwatch.config.ConfigException;
 import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.util.LogSetup;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
  * Turns the errors an operator can fix into one line and exit code 2, without a stack trace.
- * Anything else is a bug and keeps its trace.
+ * Anything else is a bug: one line naming it and how to see more, exit 1; its stack trace only with
+ * {@code --log.level debug}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
   @Override
@@ -19,8 +21,16 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       cli.getErr().println("linkwatch: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    cli.getErr().println("linkwatch: unexpected error, please report it:");
-    e.printStackTrace(cli.getErr());
+    if (LogSetup.debug()) {
+      cli.getErr().println("linkwatch: unexpected error, please report it:");
+      e.printStackTrace(cli.getErr());
+    } else {
+      cli.getErr()
+          .println(
+              "linkwatch: unexpected error: "
+                  + e
+                  + " (please report it, with the stack trace that --log.level debug shows)");
+    }
     return Main.EXIT_FAILED;
   }
 }

@@ -6,7 +6,6 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.DeviceGate;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
-import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -24,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a probe once in this process for the {@code probe} commands: prints the table (or JSON) on
- * stdout, one line per failed target on stderr, and progress on stderr once the run has taken more
- * than a second. Targets whose devices run other work are not measured (unless {@code --force}):
- * one line names the busy devices and why, and the exit status is {@link Main#EXIT_DEVICE_BUSY}.
+ * stdout, one line per failed target on stderr, and on a terminal one progress line ({@link
+ * ProgressLine}) once the run has taken more than a second. Targets whose devices run other work
+ * are not measured (unless {@code --force}): one line names the busy devices and why, and the exit
+ * status is {@link Main#EXIT_DEVICE_BUSY}.
  */
 final class OneShot {
   private static final Logger log = LoggerFactory.getLogger(OneShot.class);
@@ -73,17 +73,28 @@ final class OneShot {
       PrintWriter out,
       PrintWriter err,
       Consumer<ProbeRun> table) {
-    ProbeRun run =
-        probe
-            .run(
-                new ProbeContext(
-                    runtime, topology, HostPaths.system(), progress(err), gate, Set.of()))
-            .withDevices(gate.activity());
+    ProgressLine progress = ProgressLine.start(err, "linkwatch");
+    ProbeRun run;
+    try {
+      run =
+          probe
+              .run(
+                  new ProbeContext(
+                      runtime,
+                      topology,
+                      HostPaths.system(),
+                      ProgressLine.of(progress),
+                      gate,
+                      Set.of()))
+              .withDevices(gate.activity());
+    } finally {
+      ProgressLine.close(progress);
+    }
     if (!run.skippedBecause().isEmpty()) {
       err.println("linkwatch: skipped: " + run.skippedBecause());
     }
     if (json) {
-      out.println(ProbeKind.JSON.writePretty(run));
+      out.println(ProbeKind.USER_JSON.writePrettyVersioned(run, ProbeKind.JSON_SCHEMA_VERSION));
     } else {
       table.accept(run);
     }
@@ -116,16 +127,5 @@ final class OneShot {
   /** What a table shows for a target without figures: {@code busy} or {@code failed}. */
   static String missing(TargetResult t) {
     return t.outcome().deferred() ? "busy" : "failed";
-  }
-
-  /** Progress lines appear only for sweeps that last more than a second. */
-  private static Progress progress(PrintWriter err) {
-    long started = System.nanoTime();
-    return step -> {
-      if (System.nanoTime() - started > 1_000_000_000L) {
-        err.println("... " + step);
-        err.flush();
-      }
-    };
   }
 }

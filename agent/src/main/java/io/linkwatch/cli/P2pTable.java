@@ -100,7 +100,7 @@ public final class P2pTable implements ResultTable<P2pSettings> {
     for (int src : devices) {
       List<String> row = new ArrayList<>(List.of(String.valueOf(src)));
       for (int dst : devices) {
-        row.add(src == dst ? "***" : cell.apply(src + "->" + dst));
+        row.add(src == dst ? "X" : cell.apply(src + "->" + dst));
       }
       table.row(row.toArray(String[]::new));
     }

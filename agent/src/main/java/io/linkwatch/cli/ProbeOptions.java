@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 final class ProbeOptions {
   @Option(
       names = "--backend",
+      paramLabel = "BACKEND",
       converter = BackendConverter.class,
       defaultValue = "auto",
       description =

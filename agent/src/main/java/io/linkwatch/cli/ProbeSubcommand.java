@@ -38,13 +38,19 @@ final class ProbeSubcommand implements Callable<Integer> {
     ProbeSubcommand command = new ProbeSubcommand(kind, hostPaths);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
     spec.name(kind.cliName()).mixinStandardHelpOptions(true).versionProvider(new VersionProvider());
+    if (!kind.id().equals(kind.cliName())) {
+      // The config key and the probe label, as the metrics and the config file write it.
+      spec.aliases(kind.id());
+    }
     String description = kind.description();
     spec.usageMessage()
         .description(Character.toUpperCase(description.charAt(0)) + description.substring(1) + ".");
     spec.addMixin("probeOptions", CommandSpec.forAnnotatedObject(command.options));
     for (SettingOption o : kind.descriptor().options()) {
       OptionSpec.Builder b =
-          OptionSpec.builder(o.optionName()).paramLabel(o.label()).description(o.help());
+          OptionSpec.builder(o.optionName())
+              .paramLabel(o.label())
+              .description(withDefault(o.help(), kind.descriptor().defaults(), o.key()));
       if (o.list()) {
         b.type(List.class).auxiliaryTypes(String.class).splitRegex(",");
       } else {
@@ -54,6 +60,32 @@ final class ProbeSubcommand implements Callable<Integer> {
     }
     command.spec = spec;
     return new CommandLine(spec);
+  }
+
+  /**
+   * {@code help} with {@code Default: the probe's.} made this probe's value ({@code Default: 20.}),
+   * read from its default settings by the key's record component ({@code iterations}).
+   */
+  static String withDefault(String help, Object defaults, String key) {
+    String generic = "Default: the probe's.";
+    if (!help.contains(generic)) {
+      return help;
+    }
+    StringBuilder name = new StringBuilder();
+    for (String part : key.split("_")) {
+      name.append(
+          name.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+    }
+    for (java.lang.reflect.RecordComponent c : defaults.getClass().getRecordComponents()) {
+      if (c.getName().contentEquals(name)) {
+        try {
+          return help.replace(generic, "Default: " + c.getAccessor().invoke(defaults) + ".");
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    throw new IllegalStateException(defaults.getClass().getSimpleName() + " has no " + name);
   }
 
   @Override

@@ -33,17 +33,22 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(
       names = "--config",
+      paramLabel = "FILE",
       description = "YAML configuration. Default: /etc/linkwatch/linkwatch.yaml.")
   Path config;
 
   @Option(
       names = "--backend",
       converter = BackendConverter.class,
-      description = "Device runtime (overrides the file): auto, ascend, cuda, sim or sim-cuda.")
+      paramLabel = "BACKEND",
+      description =
+          "Device runtime (overrides the file): auto, ascend, cuda, sim or sim-cuda. Default: the"
+              + " file's backend, else auto.")
   Backend backend;
 
   @Option(
       names = "--listen",
+      paramLabel = "HOST:PORT",
       description = "HOST:PORT to serve on (overrides the file). Default: 0.0.0.0:10187.")
   String listen;
 
@@ -57,6 +62,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    io.linkwatch.util.LogSetup.timestampsOutsideJournald();
     AgentConfig cfg = loadConfig();
     if (webConfigFile != null) {
       cfg = cfg.withWeb(cfg.web().withConfigFile(webConfigFile));
@@ -75,7 +81,7 @@ final class RunCommand implements Callable<Integer> {
     // get the backend auto stood for.
     cfg = cfg.withBackend(DeviceRuntimes.checkLoadable(cfg.backend()));
     // /metrics is up before the scheduler starts: the first probe need not wait beyond its jitter.
-    Agent agent = Agent.start(cfg, 0);
+    Agent agent = start(cfg, listen != null);
     String host = cfg.listen().host();
     String shown = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host;
     spec.commandLine()
@@ -101,6 +107,33 @@ final class RunCommand implements Callable<Integer> {
                 "shutdown"));
     stopped.await();
     return 0;
+  }
+
+  /**
+   * The agent started, or a usage error naming the address when it cannot be bound (in use, not
+   * this host's), and where it was set.
+   */
+  private static Agent start(AgentConfig cfg, boolean fromFlag) throws Exception {
+    try {
+      return Agent.start(cfg, 0);
+    } catch (Exception e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof java.net.BindException
+            || t instanceof java.net.SocketException
+                && t.getMessage() != null
+                && t.getMessage().contains("Address already in use")) {
+          String where = fromFlag ? "--listen" : "listen";
+          throw new UsageException(
+              where
+                  + " "
+                  + cfg.listen()
+                  + ": cannot listen there ("
+                  + t.getMessage()
+                  + "); stop what uses it or choose another HOST:PORT with --listen");
+        }
+      }
+      throw e;
+    }
   }
 
   private AgentConfig loadConfig() {

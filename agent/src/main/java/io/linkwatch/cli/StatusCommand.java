@@ -41,7 +41,7 @@ final class StatusCommand implements Callable<Integer> {
       paramLabel = "URL",
       defaultValue = "http://127.0.0.1:10187",
       converter = UrlConverter.class,
-      description = "The agent's address (default: ${DEFAULT-VALUE}).")
+      description = "The agent's address. Default: ${DEFAULT-VALUE}.")
   String url;
 
   @Option(
@@ -49,7 +49,7 @@ final class StatusCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "text",
       converter = VerdictFormat.Converter.class,
-      description = "text (every finding), nagios or npd (default: ${DEFAULT-VALUE}).")
+      description = "text (every finding), nagios or npd. Default: ${DEFAULT-VALUE}.")
   VerdictFormat format;
 
   @Option(
@@ -57,7 +57,7 @@ final class StatusCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "5s",
       converter = DurationConverter.class,
-      description = "How long to wait for the agent (default: ${DEFAULT-VALUE}).")
+      description = "How long to wait for the agent. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {

@@ -86,13 +86,13 @@ final class TopoCommand implements Callable<Integer> {
   @Option(
       names = "--warmup",
       paramLabel = "N",
-      description = "Untimed copies first. Default: p2p's.")
+      description = "Untimed copies first. Default: 5, as for probe p2p.")
   String warmupText;
 
   @Option(
       names = "--iterations",
       paramLabel = "N",
-      description = "Timed copies per figure (median). Default: p2p's.")
+      description = "Timed copies per figure (median). Default: 20, as for probe p2p.")
   String iterationsText;
 
   /** What {@code --json} prints. {@code measured} is null without {@code --measure}. */
@@ -171,7 +171,7 @@ final class TopoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (options.json) {
-      out.println(ProbeKind.JSON.writePretty(report));
+      out.println(ProbeKind.USER_JSON.writePrettyVersioned(report, ProbeKind.JSON_SCHEMA_VERSION));
     } else {
       print(report, deviceWord, out);
     }
@@ -258,7 +258,7 @@ final class TopoCommand implements Callable<Integer> {
             String.valueOf(d),
             i.name(),
             orDash(i.physicalId()),
-            ByteSize.format(i.memoryTotalBytes()),
+            ByteSize.human(i.memoryTotalBytes()),
             orDash(i.numaNode()),
             orDash(i.cpuAffinity()));
       }

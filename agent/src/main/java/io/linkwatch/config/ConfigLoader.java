@@ -39,7 +39,8 @@ import org.yaml.snakeyaml.resolver.Resolver;
  *
  * <pre>
  * /etc/linkwatch/linkwatch.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0
- * /etc/linkwatch/linkwatch.yaml: probes.p2p.sizess: unknown key
+ * /etc/linkwatch/linkwatch.yaml: probes.p2p.sizess: unknown key, did you mean 'sizes'? (valid
+ *     here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)
  * </pre>
  */
 public final class ConfigLoader {
@@ -283,10 +284,16 @@ public final class ConfigLoader {
     if (deadline.compareTo(interval) >= 0) {
       problems.add(
           node.child("deadline"),
-          Durations.format(deadline)
+          (node.has("deadline")
+                  ? Durations.format(deadline)
+                  : "the default deadline, " + Durations.format(deadline) + ",")
               + " must be shorter than the probe's interval ("
               + Durations.format(interval)
-              + "), or runs would pile up");
+              + "), or runs would pile up; set "
+              + node.child("deadline")
+              + " below "
+              + Durations.format(interval)
+              + " or a longer interval");
     }
     // The probe's own keys, read by the same reader as its CLI options.
     ProbeSettings settings = kind.descriptor().read(node);

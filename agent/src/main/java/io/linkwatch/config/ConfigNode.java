@@ -139,7 +139,18 @@ final class ConfigNode implements SettingsSource {
     String v = text(value);
     // Only the two words: YAML 1.1 would also take yes/no/on/off, which read as strings elsewhere.
     if (!isTagged(value, Tag.BOOL) || !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-      problems.add(child(key), "must be true or false, not '" + v + "'");
+      problems.add(
+          child(key),
+          "must be true or false, not "
+              + shown(
+                  value,
+                  key,
+                  t -> {
+                    if (!t.equals("true") && !t.equals("false")) {
+                      throw new IllegalArgumentException(t);
+                    }
+                    return t;
+                  }));
       return fallback;
     }
     return v.equalsIgnoreCase("true");
@@ -153,7 +164,7 @@ final class ConfigNode implements SettingsSource {
     Node value = get(key);
     Long whole = isTagged(value, Tag.INT) ? parsed(value, Long::valueOf) : null;
     if (whole == null) {
-      problems.add(child(key), "must be a whole number, not '" + text(value) + "'");
+      problems.add(child(key), "must be a whole number, not " + shown(value, key, Long::valueOf));
       return fallback;
     }
     long n = whole;
@@ -174,7 +185,7 @@ final class ConfigNode implements SettingsSource {
             ? parsed(value, Double::valueOf)
             : null;
     if (number == null || !Double.isFinite(number)) {
-      problems.add(child(key), "must be a number, not '" + text(value) + "'");
+      problems.add(child(key), "must be a number, not " + shown(value, key, Double::valueOf));
       return fallback;
     }
     double n = number;
@@ -265,16 +276,86 @@ final class ConfigNode implements SettingsSource {
     }
   }
 
+  /**
+   * A refused value as a message shows it: {@code '2.5'}, or for a value that would be right
+   * without its quotes, {@code the text "20" (write it without quotes: iterations: 20)}.
+   */
+  private static String shown(Node value, String key, Function<String, ?> wouldParse) {
+    String text = text(value);
+    if (value instanceof ScalarNode scalar
+        && scalar.getScalarStyle() != org.yaml.snakeyaml.DumperOptions.ScalarStyle.PLAIN) {
+      try {
+        wouldParse.apply(text.strip());
+        return "the text \""
+            + text
+            + "\" (a quoted value is text; write it without quotes: "
+            + key
+            + ": "
+            + text.strip()
+            + ")";
+      } catch (IllegalArgumentException e) {
+        // not a number without its quotes either
+      }
+    }
+    return "'" + text + "'";
+  }
+
   /** A scalar's text; a list or mapping reads as text no parse accepts. */
   private static String text(Node v) {
     return v instanceof ScalarNode scalar ? scalar.getValue() : "(" + v.getNodeId() + ")";
   }
 
+  /**
+   * Every key not read is an error, with the nearest valid key when one is close ({@code unknown
+   * key, did you mean 'sizes'?}) and the valid keys of this mapping.
+   */
   void rejectUnknown() {
     for (String key : keys()) {
       if (!read.contains(key)) {
-        problems.add(child(key), "unknown key");
+        problems.add(child(key), unknownKey(key, read));
       }
     }
+  }
+
+  /** E.g. {@code unknown key, did you mean 'sizes'? (valid here: enabled, every, sizes)}. */
+  static String unknownKey(String key, java.util.Collection<String> valid) {
+    StringBuilder m = new StringBuilder("unknown key");
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String v : valid) {
+      int d = distance(key.toLowerCase(java.util.Locale.ROOT), v);
+      if (d < bestDistance) {
+        best = v;
+        bestDistance = d;
+      }
+    }
+    if (best != null && bestDistance <= Math.max(1, Math.min(3, best.length() / 3))) {
+      m.append(", did you mean '").append(best).append("'?");
+    }
+    if (!valid.isEmpty()) {
+      m.append(" (valid here: ").append(String.join(", ", new java.util.TreeSet<>(valid)));
+      m.append(')');
+    }
+    return m.toString();
+  }
+
+  /** Levenshtein distance: edits (insert, delete, replace) from {@code a} to {@code b}. */
+  static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(replace, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] t = previous;
+      previous = current;
+      current = t;
+    }
+    return previous[b.length()];
   }
 }

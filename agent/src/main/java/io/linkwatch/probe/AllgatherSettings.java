@@ -25,7 +25,7 @@ public record AllgatherSettings(List<Long> sizes, int warmup, int iterations, Li
                   + " 1KiB,256MiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("devices", "N", "Devices of the group, e.g. 0,1 (default: all)."));
+          SettingOption.list("devices", "N", "Devices of the group, e.g. 0,1. Default: all."));
 
   public AllgatherSettings {
     sizes = List.copyOf(sizes);

@@ -28,7 +28,7 @@ public record AllreduceSettings(List<Long> sizes, int warmup, int iterations, Li
               "Message sizes (fp16, even), e.g. 1KiB,64MiB,256MiB,1GiB. Default: 1KiB,256MiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("devices", "N", "Devices of the group, e.g. 0,1 (default: all)."));
+          SettingOption.list("devices", "N", "Devices of the group, e.g. 0,1. Default: all."));
 
   /** The one reader of these settings, for the config file and the CLI. */
   public static AllreduceSettings read(SettingsSource in) {

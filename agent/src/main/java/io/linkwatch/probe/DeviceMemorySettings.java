@@ -41,7 +41,7 @@ public record DeviceMemorySettings(long size, int warmup, int iterations, List<I
           SettingOption.single("size", "SIZE", "Copy size, e.g. 256MiB. Default: 1GiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("devices", "N", "Devices such as 0,1 (default: all)."));
+          SettingOption.list("devices", "N", "Devices such as 0,1. Default: all."));
 
   /** The one reader of these settings, for the config file and the CLI. */
   public static DeviceMemorySettings read(SettingsSource in) {

@@ -3,23 +3,45 @@ package io.linkwatch.probe;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An ordered pair of devices, written {@code 0->1}; the p2p probe's target. */
+/**
+ * An ordered pair of devices, shown {@code 0->1} (the p2p probe's target), read as {@code 0-1},
+ * {@code 0:1} or {@code 0->1}.
+ */
 public record DevicePair(int src, int dst) {
+  /** {@code 0-1}, {@code 0:1} or {@code 0->1}: two ids and what joins them. */
+  private static final java.util.regex.Pattern WRITTEN =
+      java.util.regex.Pattern.compile("\\s*(-?\\d+)\\s*(<->|->|-|:)\\s*(-?\\d+)\\s*");
+
+  /**
+   * The ways a pair may be written: {@code 0-1} and {@code 0:1} need no quoting in a shell ({@code
+   * 0->1} is a redirection there, and has to be quoted).
+   */
+  public static final String FORMS = "0-1 or 0:1 (or '0->1', quoted)";
+
+  /** An ordered pair: {@code 0-1}, {@code 0:1} or {@code 0->1}, from device 0 to device 1. */
   public static DevicePair parse(String text) {
-    String[] parts = text.strip().split("->");
-    if (parts.length != 2) {
-      throw new IllegalArgumentException("'" + text + "' is not a device pair (use e.g. 0->1)");
+    return parse(text, false);
+  }
+
+  /** A pair as written; {@code unordered} takes {@code 0<->1} too, and gives the lower id first. */
+  public static DevicePair parse(String text, boolean unordered) {
+    java.util.regex.Matcher m = WRITTEN.matcher(text);
+    String forms = unordered ? "0-1 or 0:1 (or '0<->1', quoted)" : FORMS;
+    if (!m.matches() || m.group(2).equals("<->") && !unordered) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a device pair (use e.g. " + forms + ")");
     }
     try {
-      DevicePair p =
-          new DevicePair(Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip()));
-      if (p.src < 0 || p.dst < 0 || p.src == p.dst) {
+      int a = Integer.parseInt(m.group(1));
+      int b = Integer.parseInt(m.group(3));
+      if (a < 0 || b < 0 || a == b) {
         throw new IllegalArgumentException(
             "'" + text + "' is not a device pair: ids must be different and not negative");
       }
-      return p;
+      return unordered ? new DevicePair(Math.min(a, b), Math.max(a, b)) : new DevicePair(a, b);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a device pair (use e.g. 0->1)");
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a device pair (use e.g. " + forms + ")");
     }
   }
 

@@ -52,11 +52,11 @@ public record HostTransferSettings(
           SettingOption.list("sizes", "SIZE", "Copy sizes, e.g. 4MiB,64MiB,1GiB. Default: 64MiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("devices", "N", "Devices to probe, e.g. 0 or 0,1 (default: all)."),
+          SettingOption.list("devices", "N", "Devices to probe, e.g. 0 or 0,1. Default: all."),
           SettingOption.list(
-              "nodes", "NODE", "NUMA nodes to run on, e.g. 0,1 (default: every node with CPUs)."),
+              "nodes", "NODE", "NUMA nodes to run on, e.g. 0,1. Default: every node with CPUs."),
           SettingOption.list(
-              "memory", "KIND", "pinned, pageable or both (default: pinned,pageable)."));
+              "memory", "KIND", "pinned, pageable or both. Default: pinned,pageable."));
 
   /**
    * The one reader of these settings, for the config file and the CLI. Only the form of nodes is

@@ -23,7 +23,10 @@ public record P2pBidirectionalSettings(
               "sizes", "SIZE", "Size of each direction's copy, e.g. 64MiB,1GiB. Default: 256MiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("pairs", "PAIR", "Pairs such as 0<->1 (default: all)."));
+          SettingOption.list(
+              "pairs",
+              "PAIR",
+              "Unordered pairs such as 0-1 or 0:1 (0<->1 needs quotes in a shell). Default: every pair."));
 
   public P2pBidirectionalSettings {
     sizes = List.copyOf(sizes);
@@ -45,19 +48,9 @@ public record P2pBidirectionalSettings(
             true));
   }
 
-  /** {@code 1<->0} reads as the pair 0, 1. */
+  /** {@code 1<->0}, {@code 1-0} and {@code 1:0} read as the pair 0, 1. */
   public static DevicePair parsePair(String text) {
-    String[] parts = text.strip().split("<->");
-    if (parts.length != 2) {
-      throw new IllegalArgumentException("'" + text + "' is not a device pair (use e.g. 0<->1)");
-    }
-    int a = DeviceIds.parse(parts[0]);
-    int b = DeviceIds.parse(parts[1]);
-    if (a == b) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a device pair: the ids must be different");
-    }
-    return new DevicePair(Math.min(a, b), Math.max(a, b));
+    return DevicePair.parse(text, true);
   }
 
   /** The target name, e.g. {@code 0<->1}. */

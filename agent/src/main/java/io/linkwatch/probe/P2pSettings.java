@@ -22,7 +22,11 @@ public record P2pSettings(List<Long> sizes, int warmup, int iterations, List<Dev
           SettingOption.list("sizes", "SIZE", "Copy sizes, e.g. 1MiB,64MiB,1GiB. Default: 256MiB."),
           SettingOption.WARMUP,
           SettingOption.ITERATIONS,
-          SettingOption.list("pairs", "PAIR", "Pairs such as 0->1 (default: all)."));
+          SettingOption.list(
+              "pairs",
+              "PAIR",
+              "Ordered pairs such as 0-1 or 0:1, from 0 to 1 (0->1 needs quotes in a shell). Default:"
+                  + " every ordered pair."));
 
   /** The one reader of these settings, for the config file and the CLI. */
   public static P2pSettings read(SettingsSource in) {

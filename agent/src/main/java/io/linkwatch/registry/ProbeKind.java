@@ -83,7 +83,7 @@ public enum ProbeKind {
       new ProbeDescriptor<>(
           AllreduceProbe.ID,
           "5m",
-          "HCCL allreduce latency and bus bandwidth",
+          "allreduce latency and bus bandwidth (HCCL on Ascend, NCCL on NVIDIA)",
           AllreduceSettings.class,
           AllreduceSettings.DEFAULTS,
           AllreduceSettings::read,
@@ -96,7 +96,7 @@ public enum ProbeKind {
       new ProbeDescriptor<>(
           AllgatherProbe.ID,
           "5m",
-          "HCCL allgather latency and bus bandwidth",
+          "allgather latency and bus bandwidth (HCCL on Ascend, NCCL on NVIDIA)",
           AllgatherSettings.class,
           AllgatherSettings.DEFAULTS,
           AllgatherSettings::read,
@@ -193,6 +193,19 @@ public enum ProbeKind {
    */
   public static final Json JSON =
       Json.tagging(Set.of(ProbeSettings.class, Measurement.class), JSON_TYPES);
+
+  /**
+   * The same types in the JSON style of what people and programs read ({@code probe --json}, {@code
+   * topo --json}): snake_case fields, lower-case enum values, {@code schema_version} first.
+   */
+  public static final Json USER_JSON =
+      Json.snakeCase(Set.of(ProbeSettings.class, Measurement.class), JSON_TYPES);
+
+  /**
+   * The version of the user-facing JSON documents' shape; raised when a field is renamed or removed
+   * (added fields keep it). 1: snake_case fields and lower-case enum values.
+   */
+  public static final int JSON_SCHEMA_VERSION = 1;
 
   private static final Map<Class<?>, ResultType<?>> RESULT_TYPES = resultTypes();
 

@@ -55,15 +55,44 @@ public final class ByteSize {
     };
   }
 
-  /** The shortest exact IEC form: {@code 268435456} prints as {@code 256MiB}. */
+  /**
+   * The shortest exact form, IEC unless a decimal unit is shorter: {@code 268435456} prints as
+   * {@code 256MiB}, {@code 64000000} (what {@code 64MB} reads as) as {@code 64MB}, not {@code
+   * 62500KiB}. Either form parses back to the same count.
+   */
   public static String format(long bytes) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    String iec = exact(bytes, 1024, new String[] {"B", "KiB", "MiB", "GiB", "TiB"});
+    String si = exact(bytes, 1000, new String[] {"B", "KB", "MB", "GB", "TB"});
+    return si.length() < iec.length() ? si : iec;
+  }
+
+  private static String exact(long bytes, long base, String[] units) {
     int i = 0;
     long v = bytes;
-    while (i < units.length - 1 && v >= 1024 && v % 1024 == 0) {
-      v /= 1024;
+    while (i < units.length - 1 && v >= base && v % base == 0) {
+      v /= base;
       i++;
     }
     return String.format(Locale.ROOT, "%d%s", v, units[i]);
+  }
+
+  /**
+   * For reading, not for parsing back: at most one decimal in the largest IEC unit that keeps the
+   * number at 1 or more ({@code 150754820096} as {@code 140.4GiB}; exact values as {@link #format}:
+   * {@code 64GiB}).
+   */
+  public static String human(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    double v = bytes;
+    while (i < units.length - 1 && v >= 1024) {
+      v /= 1024;
+      i++;
+    }
+    String exact = format(bytes);
+    // An exact form of up to four digits reads well (64GiB, 1536MiB); 143771MiB does not.
+    return exact.chars().takeWhile(Character::isDigit).count() <= 4
+        ? exact
+        : String.format(Locale.ROOT, "%.1f%s", v, units[i]);
   }
 }

@@ -48,15 +48,99 @@ public final class Json {
    * types} (simple class name to class).
    */
   public static Json tagging(Set<Class<?>> tagged, Map<String, Class<?>> types) {
-    return new Json(
+    return new Json(builder(tagged, types, false).create());
+  }
+
+  /**
+   * The same codec in the style of the JSON people and programs read (the CLI's {@code --json},
+   * {@code /api/v1/status}): fields in snake_case ({@code size_bytes}, {@code bytes_per_second})
+   * and enum values in lower case ({@code "outcome": "success"}), as Prometheus' own APIs write
+   * them. It reads that style back. The worker boundary keeps {@link #tagging}'s component names.
+   */
+  public static Json snakeCase(Set<Class<?>> tagged, Map<String, Class<?>> types) {
+    return new Json(builder(tagged, types, true).create());
+  }
+
+  private static GsonBuilder builder(
+      Set<Class<?>> tagged, Map<String, Class<?>> types, boolean snake) {
+    GsonBuilder b =
         new GsonBuilder()
             .serializeNulls()
             .serializeSpecialFloatingPointValues()
             .disableHtmlEscaping()
             .registerTypeHierarchyAdapter(Path.class, new PathAdapter().nullSafe())
             .registerTypeAdapter(Duration.class, new DurationAdapter().nullSafe())
-            .registerTypeAdapterFactory(new TypeTags(tagged, types))
-            .create());
+            .registerTypeAdapterFactory(new TypeTags(tagged, types, snake));
+    if (snake) {
+      b.setFieldNamingPolicy(com.google.gson.FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+          .registerTypeAdapterFactory(new LowerCaseEnums());
+    }
+    return b;
+  }
+
+  /** {@code p50Seconds} as {@code p50_seconds}. */
+  static String snake(String name) {
+    StringBuilder out = new StringBuilder(name.length() + 4);
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isUpperCase(c)) {
+        if (i > 0) {
+          out.append('_');
+        }
+        out.append(Character.toLowerCase(c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * A value as a tree with {@code schema_version} first, for documents whose shape is versioned: a
+   * program reading them checks the version it knows.
+   */
+  public String writePrettyVersioned(Object value, int schemaVersion) {
+    com.google.gson.JsonObject versioned = new com.google.gson.JsonObject();
+    versioned.addProperty("schema_version", schemaVersion);
+    gson.toJsonTree(value)
+        .getAsJsonObject()
+        .entrySet()
+        .forEach(e -> versioned.add(e.getKey(), e.getValue()));
+    return pretty.toJson(versioned);
+  }
+
+  /** Enum values written in lower case, read in any case. */
+  private static final class LowerCaseEnums implements TypeAdapterFactory {
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> token) {
+      Class<? super T> raw = token.getRawType();
+      if (!Enum.class.isAssignableFrom(raw) || raw == Enum.class) {
+        return null;
+      }
+      Class<? extends Enum> type =
+          (Class<? extends Enum>) (raw.isEnum() ? raw : raw.getSuperclass());
+      return (TypeAdapter<T>)
+          new TypeAdapter<Enum>() {
+            @Override
+            public void write(JsonWriter out, Enum value) throws IOException {
+              if (value == null) {
+                out.nullValue();
+              } else {
+                out.value(value.name().toLowerCase(java.util.Locale.ROOT));
+              }
+            }
+
+            @Override
+            public Enum read(JsonReader in) throws IOException {
+              if (in.peek() == JsonToken.NULL) {
+                in.nextNull();
+                return null;
+              }
+              return Enum.valueOf(type, in.nextString().toUpperCase(java.util.Locale.ROOT));
+            }
+          };
+    }
   }
 
   public String write(Object value) {
@@ -94,8 +178,10 @@ public final class Json {
     private static final String TYPE = "type";
     private final Set<Class<?>> tagged;
     private final Map<String, Class<?>> types;
+    private final boolean snake;
 
-    TypeTags(Set<Class<?>> tagged, Map<String, Class<?>> types) {
+    TypeTags(Set<Class<?>> tagged, Map<String, Class<?>> types, boolean snake) {
+      this.snake = snake;
       this.tagged = Set.copyOf(tagged);
       this.types = Map.copyOf(types);
       types.values().stream()
@@ -123,7 +209,7 @@ public final class Json {
           }
           out.beginObject().name(TYPE).value(value.getClass().getSimpleName());
           for (RecordComponent c : value.getClass().getRecordComponents()) {
-            out.name(c.getName());
+            out.name(snake ? snake(c.getName()) : c.getName());
             adapter(gson, c).write(out, get(c, value));
           }
           out.endObject();
@@ -157,7 +243,7 @@ public final class Json {
           boolean[] seen = new boolean[components.length];
           while (in.hasNext()) {
             String field = in.nextName();
-            int i = indexOf(components, field);
+            int i = indexOf(components, field, snake);
             if (i < 0) {
               throw new JsonParseException(name + " has no field '" + field + "'");
             }
@@ -192,9 +278,10 @@ public final class Json {
       return (TypeAdapter<Object>) gson.getAdapter(TypeToken.get(c.getGenericType()));
     }
 
-    private static int indexOf(RecordComponent[] components, String name) {
+    private static int indexOf(RecordComponent[] components, String name, boolean snake) {
       for (int i = 0; i < components.length; i++) {
-        if (components[i].getName().equals(name)) {
+        String n = components[i].getName();
+        if ((snake ? snake(n) : n).equals(name)) {
           return i;
         }
       }

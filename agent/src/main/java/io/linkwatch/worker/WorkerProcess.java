@@ -175,6 +175,7 @@ public final class WorkerProcess implements ProbeRunner {
   /** What a worker's environment adds to the agent's (see {@link #DEVICE_LOG_FLUSH_TIMEOUT}). */
   public static void applyEnvironment(java.util.Map<String, String> env) {
     env.putIfAbsent(DEVICE_LOG_FLUSH_TIMEOUT, "0");
+    io.linkwatch.util.LogSetup.passOn(env);
   }
 
   /**
@@ -282,6 +283,29 @@ public final class WorkerProcess implements ProbeRunner {
     }
   }
 
+  /** A worker's log line: {@code LEVEL Logger: message}. */
+  private static final java.util.regex.Pattern LOG_LINE =
+      java.util.regex.Pattern.compile("(TRACE|DEBUG|INFO|WARN|ERROR) +([A-Za-z0-9_$]+): (.*)");
+
+  /**
+   * One worker line in this log: a log line keeps its level and logger, with the worker named in
+   * front of the message ({@code INFO TopologyProbe: worker topology: 2 devices}), not nested in a
+   * line of this process; anything else (a crash report) is an INFO line of its own.
+   */
+  private void relayLine(String probe, String line) {
+    java.util.regex.Matcher m = LOG_LINE.matcher(line);
+    if (!m.matches()) {
+      log.info("worker {}: {}", probe, line);
+      return;
+    }
+    org.slf4j.Logger source = LoggerFactory.getLogger("io.linkwatch.worker." + m.group(2));
+    org.slf4j.event.Level level = org.slf4j.event.Level.valueOf(m.group(1));
+    if (level == org.slf4j.event.Level.WARN && !warningsSeen.add(probe + " " + line)) {
+      level = org.slf4j.event.Level.DEBUG;
+    }
+    source.atLevel(level).log("worker {}: {}", probe, m.group(3));
+  }
+
   /**
    * Relays a worker's stderr to this log. A worker lives for one run, so a condition it warns about
    * once per process (say, numa_maps unreadable) would be warned about at every run: a warning
@@ -297,11 +321,7 @@ public final class WorkerProcess implements ProbeRunner {
                 String line;
                 while ((line = r.readLine()) != null) {
                   relay[0].add(line);
-                  if (line.startsWith("WARN") && !warningsSeen.add(probe + " " + line)) {
-                    log.debug("worker {}: {}", probe, line);
-                  } else {
-                    log.info("worker {}: {}", probe, line);
-                  }
+                  relayLine(probe, line);
                 }
               } catch (IOException e) {
                 log.debug("worker {} stderr closed: {}", probe, e.getMessage());

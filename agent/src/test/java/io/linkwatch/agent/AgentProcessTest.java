@@ -83,7 +83,11 @@ class AgentProcessTest {
             l ->
                 assertThat(l)
                     .matches(
-                        "INFO  ProbeExecutor: probe=p2p target=0->1 result=success duration=\\d+\\.\\d\\ds 0->1 4MiB \\d+\\.\\dGB/s SIO"));
+                        // The time first when not under journald (JOURNAL_STREAM unset).
+                        (System.getenv("JOURNAL_STREAM") == null
+                                ? "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\S+ "
+                                : "")
+                            + "INFO  ProbeExecutor: probe=p2p target=0->1 result=success duration=\\d+\\.\\d\\ds 0->1 4MiB \\d+\\.\\dGB/s SIO"));
   }
 
   @Test

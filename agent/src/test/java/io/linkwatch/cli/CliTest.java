@@ -108,12 +108,15 @@ class CliTest {
         cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2", "--json");
     assertThat(r.exit()).isZero();
     JsonNode run = JsonTrees.MAPPER.readTree(r.out());
+    assertThat(run.get("schema_version").asInt()).isEqualTo(1);
     assertThat(run.get("probe").asText()).isEqualTo("p2p");
+    assertThat(run.get("targets").get(0).get("outcome").asText()).isEqualTo("success");
+    assertThat(run.get("targets").get(0).get("duration_seconds").isNumber()).isTrue();
     assertThat(run.get("targets")).hasSize(2);
     JsonNode m = run.get("targets").get(0).get("measurements").get(0);
     assertThat(m.get("type").asText()).isEqualTo("P2pBandwidth");
-    assertThat(m.get("sizeBytes").asLong()).isEqualTo(1L << 20);
-    assertThat(m.get("bytesPerSecond").asDouble()).isGreaterThan(1e9);
+    assertThat(m.get("size_bytes").asLong()).isEqualTo(1L << 20);
+    assertThat(m.get("bytes_per_second").asDouble()).isGreaterThan(1e9);
   }
 
   @Test
@@ -267,11 +270,11 @@ class CliTest {
       assertThat(cells).hasSize(9);
       assertThat(cells[0]).isEqualTo(String.valueOf(src));
       for (int dst = 0; dst < 8; dst++) {
-        assertThat(cells[1 + dst]).matches(src == dst ? "\\*\\*\\*" : "\\d+\\.\\d");
+        assertThat(cells[1 + dst]).matches(src == dst ? "X" : "\\d+\\.\\d");
       }
     }
     assertThat(lines.get(10)).isEqualTo("Link matrix");
-    assertThat(lines.get(12)).matches("0\\s+\\*\\*\\*(\\s+NVLINK){7}");
+    assertThat(lines.get(12)).matches("0\\s+X(\\s+NVLINK){7}");
     assertThat(lines).hasSize(20);
   }
 

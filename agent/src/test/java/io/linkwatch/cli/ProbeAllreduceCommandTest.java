@@ -60,7 +60,7 @@ class ProbeAllreduceCommandTest {
     all.addAll(List.of(args));
     int rc = allreduce(face, all.toArray(String[]::new));
     assertThat(rc).as("stderr: %s", err).isZero();
-    return ProbeKind.JSON.read(out.toString(), ProbeRun.class);
+    return ProbeKind.USER_JSON.read(out.toString(), ProbeRun.class);
   }
 
   /** On Ascend, seed 001's 272.7 us. */
@@ -175,7 +175,7 @@ class ProbeAllreduceCommandTest {
 
     assertThat(p.exitValue()).as("stderr: %s", stderr).isZero();
     assertThat(stderr).contains("linkwatch: skipped: allreduce needs two devices, found 1");
-    ProbeRun run = ProbeKind.JSON.read(stdout, ProbeRun.class);
+    ProbeRun run = ProbeKind.USER_JSON.read(stdout, ProbeRun.class);
     assertThat(run.targets()).isEmpty();
     assertThat(run.skippedBecause()).isEqualTo("allreduce needs two devices, found 1");
   }

@@ -88,11 +88,11 @@ class SameValidationTest {
             "--iterations",
             "0",
             "--pairs",
-            "0-1");
+            "0=1");
     assertThat(code).isEqualTo(Main.EXIT_USAGE);
     assertThat(err.toString().lines())
         .containsExactly(
             "linkwatch: --iterations: must be between 1 and 100000, not 0",
-            "linkwatch: --pairs: '0-1' is not a device pair (use e.g. 0->1)");
+            "linkwatch: --pairs: '0=1' is not a device pair (use e.g. 0-1 or 0:1 (or '0->1', quoted))");
   }
 }

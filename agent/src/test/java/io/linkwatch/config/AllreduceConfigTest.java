@@ -62,7 +62,7 @@ class AllreduceConfigTest {
         "devices: [0, x]      | probes.allreduce.devices[1]: 'x' is not a device id (use e.g. 0)",
         "iterations: 0        | probes.allreduce.iterations: must be between 1 and 100000, not 0",
         "warmup: -1           | probes.allreduce.warmup: must be between 0 and 10000, not -1",
-        "size: 1KiB           | probes.allreduce.size: unknown key",
+        "size: 1KiB           | probes.allreduce.size: unknown key, did you mean 'sizes'? (valid here: cron, deadline, devices, enabled, every, iterations, sizes, warmup)",
       })
   void rejectsInvalidValuesWithTheirPath(String entry, String message) {
     String yaml = "probes:\n  allreduce:\n    " + entry + "\n";

@@ -69,7 +69,9 @@ class BusyConfigTest {
             "busy:\n  npu_smi: npu-smi info",
             "f.yaml: busy.npu_smi: 'npu-smi info' must be one program name or path, without"
                 + " arguments"),
-        Arguments.of("busy:\n  retries: 3", "f.yaml: busy.retries: unknown key"),
+        Arguments.of(
+            "busy:\n  retries: 3",
+            "f.yaml: busy.retries: unknown key (valid here: alert_after, check_timeout, memory_above, npu_smi, policy, retry, utilization_above, when_unknown)"),
         Arguments.of("busy: skip", "f.yaml: busy: must be a mapping of keys to values"));
   }
 

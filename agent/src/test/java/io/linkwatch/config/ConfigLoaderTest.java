@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigLoaderTest {
   static Stream<Arguments> invalidFiles() {
     return Stream.of(
-        Arguments.of("listn: 0.0.0.0:10187", "f.yaml: listn: unknown key"),
+        Arguments.of(
+            "listn: 0.0.0.0:10187",
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, listen, passive, paths, probes, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -42,9 +44,13 @@ class ConfigLoaderTest {
         Arguments.of("budget: lots", "f.yaml: budget: must be a number, not 'lots'"),
         Arguments.of(
             "paths:\n  procfs: proc", "f.yaml: paths.procfs: 'proc' must be an absolute path"),
-        Arguments.of("paths:\n  devfs: /dev", "f.yaml: paths.devfs: unknown key"),
+        Arguments.of(
+            "paths:\n  devfs: /dev",
+            "f.yaml: paths.devfs: unknown key (valid here: procfs, sysfs)"),
         Arguments.of("topology:\n  command: []", "f.yaml: topology.command: must not be empty"),
-        Arguments.of("probes:\n  p2pp: {}", "f.yaml: probes.p2pp: unknown key"),
+        Arguments.of(
+            "probes:\n  p2pp: {}",
+            "f.yaml: probes.p2pp: unknown key, did you mean 'p2p'? (valid here: allgather, allreduce, device_memory, host_transfer, p2p, p2p_bidirectional, topology)"),
         Arguments.of("probes: [p2p]", "f.yaml: probes: must be a mapping of keys to values"),
         Arguments.of(
             "probes:\n  p2p:\n    enabled: yes please",
@@ -63,10 +69,23 @@ class ConfigLoaderTest {
             "f.yaml: probes.p2p: set either every or cron, not both"),
         Arguments.of(
             "probes:\n  p2p:\n    every: 1m\n    deadline: 2m",
-            "f.yaml: probes.p2p.deadline: 2m must be shorter than the probe's interval (1m), or runs would pile up"),
+            "f.yaml: probes.p2p.deadline: 2m must be shorter than the probe's interval (1m), or runs would pile up; set probes.p2p.deadline below 1m or a longer interval"),
+        // The deadline the user never wrote: the message says it is the default and what to set.
+        Arguments.of(
+            "probes:\n  p2p:\n    every: 30s",
+            "f.yaml: probes.p2p.deadline: the default deadline, 2m, must be shorter than the probe's interval (30s), or runs would pile up; set probes.p2p.deadline below 30s or a longer interval"),
+        Arguments.of(
+            "probes:\n  p2p:\n    enabled: 'true'",
+            "f.yaml: probes.p2p.enabled: must be true or false, not the text \"true\" (a quoted value is text; write it without quotes: enabled: true)"),
+        Arguments.of(
+            "probes:\n  p2p:\n    iterations: '2.5'",
+            "f.yaml: probes.p2p.iterations: must be a whole number, not '2.5'"),
+        Arguments.of(
+            "probes:\n  p2p:\n    warmups: 2",
+            "f.yaml: probes.p2p.warmups: unknown key, did you mean 'warmup'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)"),
         Arguments.of(
             "probes:\n  p2p:\n    cron: '0 * * * * ?'\n    deadline: 90s",
-            "f.yaml: probes.p2p.deadline: 90s must be shorter than the probe's interval (1m), or runs would pile up"),
+            "f.yaml: probes.p2p.deadline: 90s must be shorter than the probe's interval (1m), or runs would pile up; set probes.p2p.deadline below 1m or a longer interval"),
         Arguments.of(
             "probes:\n  p2p:\n    sizes: [1MiB, 12XB]",
             "f.yaml: probes.p2p.sizes[1]: '12XB' is not a size (use e.g. 4096, 64MiB, 1GiB, 1GB)"),
@@ -88,8 +107,11 @@ class ConfigLoaderTest {
             "probes:\n  p2p:\n    pairs: ['0->0']",
             "f.yaml: probes.p2p.pairs[0]: '0->0' is not a device pair: ids must be different and not negative"),
         Arguments.of(
-            "probes:\n  p2p:\n    pairs: ['0-1']",
-            "f.yaml: probes.p2p.pairs[0]: '0-1' is not a device pair (use e.g. 0->1)"),
+            "probes:\n  p2p:\n    pairs: ['0=1']",
+            "f.yaml: probes.p2p.pairs[0]: '0=1' is not a device pair (use e.g. 0-1 or 0:1 (or '0->1', quoted))"),
+        Arguments.of(
+            "probes:\n  p2p_bidirectional:\n    pairs: ['0<>1']",
+            "f.yaml: probes.p2p_bidirectional.pairs[0]: '0<>1' is not a device pair (use e.g. 0-1 or 0:1 (or '0<->1', quoted))"),
         Arguments.of(
             "probes:\n  p2p:\n    sizes:\n      big: 1GiB",
             "f.yaml: probes.p2p.sizes: must be a list"),
@@ -102,7 +124,7 @@ class ConfigLoaderTest {
             "f.yaml: probes.p2p.enabled: must be true or false, not 'yes'"),
         Arguments.of(
             "probes:\n  p2p:\n    iterations: '20'",
-            "f.yaml: probes.p2p.iterations: must be a whole number, not '20'"),
+            "f.yaml: probes.p2p.iterations: must be a whole number, not the text \"20\" (a quoted value is text; write it without quotes: iterations: 20)"),
         Arguments.of(
             "probes:\n  p2p:\n    iterations: 1_000",
             "f.yaml: probes.p2p.iterations: must be a whole number, not '1_000'"),
@@ -117,9 +139,11 @@ class ConfigLoaderTest {
             "passive:\n  interval: 0s",
             "f.yaml: passive.interval: '0s' is not a duration: it must be above 0"),
         Arguments.of(
-            "passive:\n  nvlink:\n    enabled: false", "f.yaml: passive.nvlink: unknown key"),
+            "passive:\n  nvlink:\n    enabled: false",
+            "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, interval, nvml, sysfs)"),
         Arguments.of(
-            "passive:\n  sysfs:\n    every: 1m", "f.yaml: passive.sysfs.every: unknown key"),
+            "passive:\n  sysfs:\n    every: 1m",
+            "f.yaml: passive.sysfs.every: unknown key (valid here: enabled)"),
         Arguments.of(
             "coordination:\n  lock_file: run/probes.lock",
             "f.yaml: coordination.lock_file: 'run/probes.lock' must be an absolute path"),
@@ -143,7 +167,7 @@ class ConfigLoaderTest {
                 + " p2p_bidirectional, host_transfer, allreduce]"),
         Arguments.of(
             "expected:\n  - {product: A, link: 2 ranks, probe: allreduce, floor_gbps: 1}",
-            "f.yaml: expected[0].floor_gbps: unknown key\n"
+            "f.yaml: expected[0].floor_gbps: unknown key (valid here: ceiling_us, link, max_size, min_size, probe, product, size, source, warn_us)\n"
                 + "f.yaml: expected[0].ceiling_us: required: the microseconds above which the link"
                 + " fails"),
         Arguments.of(
@@ -154,10 +178,10 @@ class ConfigLoaderTest {
             "f.yaml: expected[0].size: give either size or min_size/max_size, not both"),
         Arguments.of(
             "expected:\n  - {product: A, link: SIO, floor_gbps: '100'}",
-            "f.yaml: expected[0].floor_gbps: must be a number, not '100'"),
+            "f.yaml: expected[0].floor_gbps: must be a number, not the text \"100\" (a quoted value is text; write it without quotes: floor_gbps: 100)"),
         Arguments.of(
             "expected:\n  - {product: A, link: SIO, floor_gbps: 1, floor: 2}",
-            "f.yaml: expected[0].floor: unknown key"),
+            "f.yaml: expected[0].floor: unknown key (valid here: floor_gbps, link, max_size, min_size, probe, product, size, source, warn_gbps)"),
         Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
@@ -181,7 +205,7 @@ class ConfigLoaderTest {
         .hasMessage(
             "f.yaml: backend: unknown backend 'gpu' (expected one of auto, ascend, cuda, sim, sim-cuda)\n"
                 + "f.yaml: probes.p2p.iterations: must be between 1 and 100000, not 0\n"
-                + "f.yaml: probes.p2p.sizess: unknown key");
+                + "f.yaml: probes.p2p.sizess: unknown key, did you mean 'sizes'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)");
   }
 
   @Test

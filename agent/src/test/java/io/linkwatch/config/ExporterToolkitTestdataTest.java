@@ -194,7 +194,9 @@ class ExporterToolkitTestdataTest {
                 "http_server_config.headers.X-Frame-Options: 'foo' is not allowed (deny,"
                     + " sameorigin)"),
             Map.entry("web_config_junk.yml", "the file must be a mapping of keys to values"),
-            Map.entry("web_config_junk_key.yml", "tls_server_config.cert_filse: unknown key"),
+            Map.entry(
+                "web_config_junk_key.yml",
+                "tls_server_config.cert_filse: unknown key, did you mean 'cert_file'? (valid here: cert, cert_file, cipher_suites, client_allowed_sans, client_auth_type, client_ca, client_ca_file, curve_preferences, key, key_file, max_version, min_version, prefer_server_cipher_suites)"),
             Map.entry(
                 "web_config_noAuth.bad.yml",
                 "tls_server_config.client_ca_file: set, but client_auth_type is NoClientCert"),

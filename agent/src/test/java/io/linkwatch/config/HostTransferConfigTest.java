@@ -77,7 +77,7 @@ class HostTransferConfigTest {
           nodes: {a: 1}          | t.yaml: probes.host_transfer.nodes: must be a list
           memory: [pinned, huge] | t.yaml: probes.host_transfer.memory[1]: 'huge' is not a kind of host memory (use pinned or pageable)
           memory: []             | t.yaml: probes.host_transfer.memory: must not be empty
-          size: 64MiB            | t.yaml: probes.host_transfer.size: unknown key
+          size: 64MiB            | t.yaml: probes.host_transfer.size: unknown key, did you mean 'sizes'? (valid here: cron, deadline, devices, enabled, every, iterations, memory, nodes, sizes, warmup)
           """)
   void invalidValues(String entry, String message) {
     assertThatThrownBy(() -> settings("probes:\n  host_transfer:\n    " + entry + "\n"))

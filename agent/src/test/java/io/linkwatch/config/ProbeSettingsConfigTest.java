@@ -81,7 +81,7 @@ class ProbeSettingsConfigTest {
         "devices: [0, -1]|probes.device_memory.devices[1]: '-1' is not a device id: it must not be negative",
         "devices: [1, 0, 1]|probes.device_memory.devices[2]: device 1 is listed twice",
         "devices: [x]|probes.device_memory.devices[0]: 'x' is not a device id (use e.g. 0)",
-        "sizes: 1GiB|probes.device_memory.sizes: unknown key",
+        "sizes: 1GiB|probes.device_memory.sizes: unknown key, did you mean 'size'? (valid here: cron, deadline, devices, enabled, every, iterations, size, warmup)",
       })
   void invalidDeviceMemory(String entry, String message) {
     assertThatThrownBy(
@@ -95,7 +95,8 @@ class ProbeSettingsConfigTest {
     assertThatThrownBy(
             () -> ConfigLoader.parse("test.yaml", "probes:\n  topology:\n    command: npu-smi\n"))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("test.yaml: probes.topology.command: unknown key");
+        .hasMessage(
+            "test.yaml: probes.topology.command: unknown key (valid here: cron, deadline, enabled, every)");
   }
 
   @Test

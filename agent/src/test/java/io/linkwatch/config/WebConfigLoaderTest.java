@@ -45,7 +45,7 @@ class WebConfigLoaderTest {
       delimiter = '|',
       textBlock =
           """
-          foo: 1 | foo: unknown key
+          foo: 1 | foo: unknown key (valid here: basic_auth_users, http_server_config, rate_limit, tls_server_config)
           tls_server_config: [] | tls_server_config: must be a mapping of keys to values
           tls_server_config: {key_file: server-key.pem} | tls_server_config.cert_file: required: the server's certificate (PEM), or cert with it inline
           tls_server_config: {cert_file: server.pem} | tls_server_config.key_file: required: the certificate's private key (PEM), or key with it inline
@@ -72,7 +72,7 @@ class WebConfigLoaderTest {
           tls_server_config: {cert_file: server.pem, key_file: server-key.pem, cipher_suites: [TLS_DHE_RSA_WITH_AES_128_GCM_SHA256]} | tls_server_config.cipher_suites[0]: 'TLS_DHE_RSA_WITH_AES_128_GCM_SHA256' is not a cipher suite of Go's tls.CipherSuites(), the names the exporter-toolkit takes (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)
           tls_server_config: {cert_file: server.pem, key_file: server-key.pem, cipher_suites: [TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384]} | tls_server_config.cipher_suites: HTTP/2 (http_server_config.http2, on by default) needs TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 below TLS 1.3: add one, or set http2: false
           tls_server_config: {cert_file: server.pem, key_file: server-key.pem, curve_preferences: [P256]} | tls_server_config.curve_preferences[0]: 'P256' is not a curve (CurveP256, CurveP384, CurveP521, X25519)
-          tls_server_config: {cert_file: server.pem, key_file: server-key.pem, cert_filse: x} | tls_server_config.cert_filse: unknown key
+          tls_server_config: {cert_file: server.pem, key_file: server-key.pem, cert_filse: x} | tls_server_config.cert_filse: unknown key, did you mean 'cert_file'? (valid here: cert, cert_file, cipher_suites, client_allowed_sans, client_auth_type, client_ca, client_ca_file, curve_preferences, key, key_file, max_version, min_version, prefer_server_cipher_suites)
           basic_auth_users: {prometheus: secret} | basic_auth_users.prometheus: not a bcrypt hash (make one with htpasswd -nbBC 10 USER PASSWORD)
           basic_auth_users: {prometheus: '$1$abc$def'} | basic_auth_users.prometheus: not a bcrypt hash (make one with htpasswd -nbBC 10 USER PASSWORD)
           basic_auth_users: [prometheus] | basic_auth_users: must be a mapping of keys to values
@@ -82,10 +82,10 @@ class WebConfigLoaderTest {
           http_server_config: {headers: {X-Frame-Options: DENY}} | http_server_config.headers.X-Frame-Options: 'DENY' is not allowed (deny, sameorigin)
           http_server_config: {headers: {X-Content-Type-Options: sniff}} | http_server_config.headers.X-Content-Type-Options: 'sniff' is not allowed (nosniff)
           http_server_config: {http2: maybe} | http_server_config.http2: must be true or false, not 'maybe'
-          http_server_config: {h2: false} | http_server_config.h2: unknown key
+          http_server_config: {h2: false} | http_server_config.h2: unknown key (valid here: headers, http2)
           rate_limit: {interval: 1 second} | rate_limit.interval: '1 second' is not a duration (e.g. 1s, 500ms, 1m30s; 0 turns the limit off)
           rate_limit: {interval: 1s, burst: many} | rate_limit.burst: must be a whole number, not 'many'
-          rate_limit: {interval: 1s, bursts: 2} | rate_limit.bursts: unknown key
+          rate_limit: {interval: 1s, bursts: 2} | rate_limit.bursts: unknown key, did you mean 'burst'? (valid here: burst, interval)
           """)
   void anInvalidFileIsOneLineNamingTheKey(String yaml, String message) {
     assertThatThrownBy(() -> parse(yaml))

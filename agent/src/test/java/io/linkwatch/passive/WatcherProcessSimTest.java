@@ -233,7 +233,7 @@ class WatcherProcessSimTest {
     double slow = Double.NaN;
     double healthy = Double.NaN;
     for (com.fasterxml.jackson.databind.JsonNode t : json.get("targets")) {
-      double bw = t.get("measurements").get(0).get("bytesPerSecond").asDouble();
+      double bw = t.get("measurements").get(0).get("bytes_per_second").asDouble();
       if (t.get("target").asText().equals("0->3")) {
         slow = bw;
       } else {

@@ -85,9 +85,13 @@ class ProbeRegistrationTest {
   @Test
   void everyProbeHasACliCommandWithAnOptionPerConfigKey() {
     CommandLine probe = Main.commandLine().getSubcommands().get("probe");
+    // Each probe by its command name and, where that differs, by its config key (an alias).
     assertThat(probe.getSubcommands().keySet())
         .containsExactlyInAnyOrder(
-            Stream.of(ProbeKind.values()).map(ProbeKind::cliName).toArray(String[]::new));
+            Stream.of(ProbeKind.values())
+                .flatMap(k -> Stream.of(k.cliName(), k.id()))
+                .distinct()
+                .toArray(String[]::new));
     for (ProbeKind kind : ProbeKind.values()) {
       CommandLine command = probe.getSubcommands().get(kind.cliName());
       Set<String> options =

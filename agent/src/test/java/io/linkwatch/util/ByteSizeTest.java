@@ -34,8 +34,31 @@ class ByteSizeTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"268435456, 256MiB", "1024, 1KiB", "1000, 1000B", "1073741824, 1GiB", "1536, 1536B"})
-  void formatsExactIecForms(long bytes, String text) {
+  @CsvSource({
+    "268435456, 256MiB",
+    "1024, 1KiB",
+    "1000, 1KB",
+    "1073741824, 1GiB",
+    "1536, 1536B",
+    "64000000, 64MB",
+    "1000000000, 1GB",
+    "4096, 4KiB"
+  })
+  void formatsTheShortestExactForm(long bytes, String text) {
     assertThat(ByteSize.format(bytes)).isEqualTo(text);
+    assertThat(ByteSize.parse(text)).isEqualTo(bytes);
+  }
+
+  /** What a person reads, e.g. an H200's memory: 140.4GiB rather than 143771MiB. */
+  @ParameterizedTest
+  @CsvSource({
+    "150754820096, 140.4GiB",
+    "68719476736, 64GiB",
+    "1536, 1536B",
+    "100, 100B",
+    "1610612736, 1536MiB"
+  })
+  void formatsForReading(long bytes, String text) {
+    assertThat(ByteSize.human(bytes)).isEqualTo(text);
   }
 }

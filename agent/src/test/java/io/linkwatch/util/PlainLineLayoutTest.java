@@ -49,4 +49,31 @@ class PlainLineLayoutTest {
 
     assertThat(plain.doLayout(event)).isEqualTo(pattern.doLayout(event));
   }
+
+  /** Outside journald the agent's lines start with their time, as the pattern's %d{ISO8601}. */
+  @ParameterizedTest
+  @MethodSource("events")
+  void withTimeStartsWithTheEventsTime(LoggingEvent event) {
+    PlainLineLayout plain = new PlainLineLayout(false, true);
+    String line = plain.doLayout(event);
+    String time =
+        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
+            .withZone(java.time.ZoneId.systemDefault())
+            .format(java.time.Instant.ofEpochMilli(event.getTimeStamp()));
+    assertThat(line).isEqualTo(time + " " + new PlainLineLayout().doLayout(event));
+  }
+
+  /** --log.format json: one object a line, the stack trace under "error". */
+  @ParameterizedTest
+  @MethodSource("events")
+  void jsonIsOneObjectALine(LoggingEvent event) throws Exception {
+    String line = new PlainLineLayout(true, false).doLayout(event);
+    assertThat(line).endsWith("\n").doesNotContain("\n\t");
+    assertThat(line.strip().lines()).hasSize(1);
+    var tree = io.linkwatch.testing.JsonTrees.MAPPER.readTree(line);
+    assertThat(tree.get("level").asText()).isEqualTo(event.getLevel().toString().toLowerCase());
+    assertThat(tree.get("msg").asText()).isEqualTo(event.getFormattedMessage());
+    assertThat(tree.has("error")).isEqualTo(event.getThrowableProxy() != null);
+    assertThat(tree.get("time").asText()).isNotEmpty();
+  }
 }

@@ -26,7 +26,9 @@ class WorkerProcessTest {
           "p2p", P2pSettings.DEFAULTS, Backend.SIM, HostPaths.system(), List.of("npu-smi"));
 
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(WorkerProcess.class);
+
+  /** The package's logger: relayed worker lines keep their logger's name under it. */
+  private final Logger logger = (Logger) LoggerFactory.getLogger("io.linkwatch.worker");
 
   @BeforeEach
   void capture() {
@@ -101,7 +103,7 @@ class WorkerProcessTest {
   }
 
   @Test
-  void aResultIsReadBackAndARepeatedWarningIsRelayedOnce() throws Exception {
+  void aResultIsReadBackAndARepeatedWarningIsRelayedOnceWithItsLevelAndLogger() throws Exception {
     WorkerProcess worker =
         shell(
             "echo 'WARN  PagePlacement: /proc/self/numa_maps unreadable' >&2; "
@@ -112,12 +114,18 @@ class WorkerProcessTest {
       assertThat(run.skippedBecause()).isEqualTo("p2p needs two devices, found 1");
     }
     Thread.sleep(200); // the relay thread may still be writing the last lines
-    List<String> info =
+    List<String> lines =
         logged.list.stream()
-            .filter(e -> e.getLevel() == Level.INFO)
-            .map(ILoggingEvent::getFormattedMessage)
+            .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+            .map(e -> e.getLevel() + " " + e.getLoggerName() + ": " + e.getFormattedMessage())
             .toList();
-    assertThat(info).filteredOn(m -> m.contains("numa_maps unreadable")).hasSize(1);
-    assertThat(info).filteredOn(m -> m.contains("measuring")).hasSize(3);
+    assertThat(lines)
+        .filteredOn(m -> m.contains("numa_maps unreadable"))
+        .containsExactly(
+            "WARN io.linkwatch.worker.PagePlacement: worker p2p: /proc/self/numa_maps unreadable");
+    assertThat(lines)
+        .filteredOn(m -> m.contains("measuring"))
+        .containsOnly("INFO io.linkwatch.worker.P2pProbe: worker p2p: measuring")
+        .hasSize(3);
   }
 }
