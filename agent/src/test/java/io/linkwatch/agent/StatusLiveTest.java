@@ -94,6 +94,6 @@ class StatusLiveTest {
     assertThat(badUrl.err().strip())
         .isEqualTo(
             "linkwatch: Invalid value for option '--url': 'localhost:10187' is not an agent"
-                + " address (use e.g. http://127.0.0.1:10187)");
+                + " address (use e.g. http://127.0.0.1:10187); see 'linkwatch status --help'");
   }
 }
