@@ -18,7 +18,6 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.util.LogSetup;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.worker.WorkerProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -78,13 +78,7 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the verdict and every figure as JSON.")
   boolean json;
 
-  @Option(
-      names = "--format",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      converter = VerdictFormat.Converter.class,
-      description = "text (every finding), nagios or npd. Default: ${DEFAULT-VALUE}.")
-  VerdictFormat format;
+  @Mixin VerdictFormatOption output;
 
   @Option(
       names = "--force",
@@ -168,7 +162,7 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     LogSetup.warningsOnlyUnlessSet();
-    AgentConfig cfg = loadConfig();
+    AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
     if (backend != null) {
       cfg = cfg.withBackend(backend);
     }
@@ -200,8 +194,9 @@ final class CheckCommand implements Callable<Integer> {
     if (json) {
       out.println(json(report, notes));
     } else {
-      format.print(new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes), out);
-      if (format == VerdictFormat.TEXT) {
+      output.format.print(
+          new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes), out);
+      if (output.format == VerdictFormat.TEXT) {
         out.printf(
             java.util.Locale.ROOT,
             "  checked (%s) in %.1f s; probe lock: %s%n",
@@ -211,17 +206,7 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return format.exitCode(verdict.state());
-  }
-
-  private AgentConfig loadConfig() {
-    if (config != null) {
-      return ConfigLoader.load(config);
-    }
-    if (Files.exists(ConfigLoader.DEFAULT_PATH)) {
-      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
-    }
-    return ConfigLoader.defaults();
+    return output.format.exitCode(verdict.state());
   }
 
   /** The agent's status, when one answers within 2 s; no agent is a normal case. */
@@ -256,8 +241,8 @@ final class CheckCommand implements Callable<Integer> {
     o.addProperty("schema_version", 1);
     o.addProperty("level", report.level().id());
     o.addProperty("state", v.state().name());
-    o.addProperty("first_line", v.firstLine(format.word(v.state())));
-    o.addProperty("exit_code", format.exitCode(v.state()));
+    o.addProperty("first_line", v.firstLine(output.format.word(v.state())));
+    o.addProperty("exit_code", output.format.exitCode(v.state()));
     JsonArray findings = new JsonArray();
     for (Verdict.Finding f : v.findings()) {
       JsonObject fo = new JsonObject();

@@ -137,14 +137,10 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private AgentConfig loadConfig() {
-    if (config != null) {
-      return ConfigLoader.load(config);
+    if (config == null && !Files.exists(ConfigLoader.DEFAULT_PATH)) {
+      log.info("no {}: using the built-in defaults", ConfigLoader.DEFAULT_PATH);
     }
-    if (Files.exists(ConfigLoader.DEFAULT_PATH)) {
-      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
-    }
-    log.info("no {}: using the built-in defaults", ConfigLoader.DEFAULT_PATH);
-    return ConfigLoader.defaults();
+    return ConfigLoader.loadOrDefaults(config);
   }
 
   /**

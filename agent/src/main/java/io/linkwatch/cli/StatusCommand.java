@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -44,13 +45,7 @@ final class StatusCommand implements Callable<Integer> {
       description = "The agent's address. Default: ${DEFAULT-VALUE}.")
   String url;
 
-  @Option(
-      names = "--format",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      converter = VerdictFormat.Converter.class,
-      description = "text (every finding), nagios or npd. Default: ${DEFAULT-VALUE}.")
-  VerdictFormat format;
+  @Mixin VerdictFormatOption output;
 
   @Option(
       names = "--timeout",
@@ -98,20 +93,6 @@ final class StatusCommand implements Callable<Integer> {
   java.nio.file.Path config;
 
   /**
-   * The agent's configuration (for the operator's expected figures and the probe lock's place), the
-   * built-in defaults when there is no file; a bad file is a usage error (exit 2).
-   */
-  private AgentConfig loadConfig() {
-    if (config != null) {
-      return ConfigLoader.load(config);
-    }
-    if (java.nio.file.Files.exists(ConfigLoader.DEFAULT_PATH)) {
-      return ConfigLoader.load(ConfigLoader.DEFAULT_PATH);
-    }
-    return ConfigLoader.defaults();
-  }
-
-  /**
    * With no agent to ask, the last checks this host ran (a prolog's, an epilog's) as notes: the
    * last saved state, for a person reading it; the verdict stays UNKNOWN.
    */
@@ -124,7 +105,7 @@ final class StatusCommand implements Callable<Integer> {
           "last check "
               + r.level()
               + " "
-              + (ago < 120 ? ago + "s" : ago < 7200 ? ago / 60 + "m" : ago / 3600 + "h")
+              + Verdict.ago(ago)
               + " ago: "
               + r.state()
               + " - "
@@ -137,7 +118,7 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() {
     AgentStatusClient agent = new AgentStatusClient(url, timeout);
     String base = agent.base();
-    AgentConfig cfg = loadConfig();
+    AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
     List<ExpectedFigure> expected = cfg.expectedFigures();
     Verdict verdict;
     try {
@@ -163,8 +144,8 @@ final class StatusCommand implements Callable<Integer> {
       verdict = withLastChecks(verdict, cfg);
     }
     var out = spec.commandLine().getOut();
-    format.print(verdict, out);
+    output.format.print(verdict, out);
     out.flush();
-    return format.exitCode(verdict.state());
+    return output.format.exitCode(verdict.state());
   }
 }

@@ -53,6 +53,17 @@ public final class ConfigLoader {
   }
 
   /**
+   * {@code given} when a command names a file; else {@link #DEFAULT_PATH} when it exists; else the
+   * built-in defaults. What {@code run}, {@code check} and {@code status} read.
+   */
+  public static AgentConfig loadOrDefaults(Path given) {
+    if (given != null) {
+      return load(given);
+    }
+    return Files.exists(DEFAULT_PATH) ? load(DEFAULT_PATH) : defaults();
+  }
+
+  /**
    * Validates {@code text}; {@code source} prefixes every message. A web config file it names is
    * read and validated too (its errors name that file).
    */

@@ -363,6 +363,13 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     return line.length() <= MAX_FIRST_LINE ? line : line.substring(0, MAX_FIRST_LINE - 1) + "…";
   }
 
+  /** An age as a person reads it at a glance: {@code 40s}, {@code 5m}, {@code 3h}. */
+  public static String ago(long seconds) {
+    return seconds < 120
+        ? seconds + "s"
+        : seconds < 7200 ? seconds / 60 + "m" : seconds / 3600 + "h";
+  }
+
   /**
    * How old the agent's reading is, e.g. {@code (read 40s ago)}: a verdict from a state the agent
    * last saw an hour ago says so. Empty when the document has no such time (a check's own run).
@@ -375,8 +382,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     try {
       long s =
           Math.max(0, java.time.Duration.between(java.time.Instant.parse(at), now).toSeconds());
-      String ago = s < 120 ? s + "s" : s < 7200 ? s / 60 + "m" : s / 3600 + "h";
-      return " (" + (key.equals("last_read") ? "read " : "measured ") + ago + " ago)";
+      return " (" + (key.equals("last_read") ? "read " : "measured ") + ago(s) + " ago)";
     } catch (java.time.format.DateTimeParseException e) {
       return "";
     }
