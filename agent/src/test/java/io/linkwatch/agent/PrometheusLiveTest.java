@@ -28,10 +28,11 @@ class PrometheusLiveTest {
       """
       probes:
         p2p:
-          # Room for a worker start and 128 MiB copies on a loaded 2-core CI machine: a run
-          # that hit its deadline would (rightly) make LinkwatchProbeStale pend.
-          every: 8s
-          deadline: 7s
+          # Room for a worker start and 128 MiB copies on a 2-core CI machine that also runs
+          # FleetLiveTest's agents: LinkwatchProbeStale (rightly) pends after 3 intervals
+          # without a success, and at 8s/7s three runs in a row once missed their deadline.
+          every: 12s
+          deadline: 11s
           # Large enough that bandwidth, not the 0.21 ms latency, sets the time: at 0.6x the
           # link, 128 MiB copies measure ~0.66x, clearly under the rule's 0.8.
           sizes: [128MiB]
@@ -67,7 +68,7 @@ class PrometheusLiveTest {
       long healthyUntil = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (System.nanoTime() < healthyUntil) {
         assertThat(LiveRules.names(prometheus.alerts()))
-            .as("alerts during healthy running")
+            .as(() -> "alerts during healthy running; agent's runs and log:\n" + runsAndLog(agent))
             .isEmpty();
         Thread.sleep(2000);
       }
@@ -99,5 +100,22 @@ class PrometheusLiveTest {
       }
       assertThat(left).as("alerts after the link is restored").isEmpty();
     }
+  }
+
+  /** What a failed assertion shows: the agent's run counters and the end of its log. */
+  private static String runsAndLog(AgentProcess agent) {
+    StringBuilder out = new StringBuilder();
+    try {
+      agent
+          .metrics()
+          .lines()
+          .filter(l -> l.startsWith("linkwatch_probe_runs_total{"))
+          .forEach(l -> out.append(l).append('\n'));
+    } catch (Exception e) {
+      out.append("(no metrics: ").append(e).append(")\n");
+    }
+    List<String> log = agent.log();
+    log.subList(Math.max(0, log.size() - 40), log.size()).forEach(l -> out.append(l).append('\n'));
+    return out.toString();
   }
 }
