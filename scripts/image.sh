@@ -18,7 +18,7 @@
 # (which carries liblinkwatch-sim.so for the sim backends), the launcher /usr/bin/linkwatch
 # (packaging/src/bin/linkwatch) and the shipped /etc/linkwatch/linkwatch.yaml; the user linkwatch
 # (uid/gid 10187); documentation, man pages and locales are left out. No CANN and no NVIDIA
-# libraries: on a node they come from the host (deploy/kubernetes, README "Kubernetes").
+# libraries: on a node they come from the host (deploy/kubernetes, docs/kubernetes.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
