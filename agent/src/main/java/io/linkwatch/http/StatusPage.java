@@ -27,8 +27,8 @@ import java.util.TreeSet;
  * <p>The p2p matrix is a heatmap: every cell prints its GB/s, with the link type, and is coloured
  * by the expected-figures table where it has a row for the product, link and size (OK, warn, low),
  * and otherwise by the figure's ratio to the median of the series' earlier figures in the agent's
- * history ({@link HistoryCache}: at least 90 %: ok, 80-90 %: warn, below: low), as the table's 80
- * %/90 % bands. The palette is colour-blind safe (blue, yellow, vermillion, after Okabe and Ito)
+ * history ({@link HistoryReferences}: at least 90 %: ok, 80-90 %: warn, below: low), as the table's
+ * 80 %/90 % bands. The palette is colour-blind safe (blue, yellow, vermillion, after Okabe and Ito)
  * and a low cell is also marked with a triangle, so colour is never the only sign.
  *
  * <p>Every charted figure's cell holds an empty {@code <span class="spark" data-series="ID">}; the
@@ -100,7 +100,7 @@ final class StatusPage {
               + f.source()
               + ")");
     }
-    HistoryCache.Reference r = facts.references.get(series);
+    HistoryReferences.Reference r = facts.references.get(series);
     if (r == null) {
       return new Judgement(State.NONE, "no expected figure, no earlier figure in the history yet");
     }
@@ -119,7 +119,7 @@ final class StatusPage {
    * The whole page for {@code status} (the {@code /api/v1/status} document), its cells judged
    * against {@code history} where no expected figure applies.
    */
-  String render(JsonObject status, HistoryCache history, Instant now, int refreshSeconds) {
+  String render(JsonObject status, HistoryReferences history, Instant now, int refreshSeconds) {
     Html h = new Html();
     h.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">");
     h.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
@@ -130,7 +130,7 @@ final class StatusPage {
     h.raw("<a href=\"/metrics\">/metrics</a> · <a href=\"/api/v1/status\">/api/v1/status</a>");
     h.raw(" · <a href=\"/healthz\">/healthz</a></nav></header>");
     h.raw("<div id=\"content\" data-history-version=\"" + history.version() + "\">");
-    content(h, Facts.of(status, history.references()), status, now, refreshSeconds);
+    content(h, Facts.of(status, history.get()), status, now, refreshSeconds);
     h.raw("</div>");
     h.raw("<script>").raw(SCRIPT.replace("REFRESH_MS", String.valueOf(refreshSeconds * 1000L)));
     h.raw("</script></body></html>\n");
@@ -602,8 +602,8 @@ final class StatusPage {
       Map<Integer, String> names,
       List<JsonObject> all,
       java.util.Set<String> targets,
-      Map<String, HistoryCache.Reference> references) {
-    static Facts of(JsonObject status, Map<String, HistoryCache.Reference> references) {
+      Map<String, HistoryReferences.Reference> references) {
+    static Facts of(JsonObject status, Map<String, HistoryReferences.Reference> references) {
       List<Fig> figures = new ArrayList<>();
       Map<Integer, String> names = new TreeMap<>();
       List<JsonObject> all = new ArrayList<>();
