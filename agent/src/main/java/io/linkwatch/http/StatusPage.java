@@ -174,8 +174,10 @@ final class StatusPage {
     h.raw("<p class=\"legend\">Cells: <span class=\"cell ok\">ok</span> ")
         .raw("<span class=\"cell warn\">warn</span> <span class=\"cell low\">▼ low</span> ")
         .raw("<span class=\"cell none\">no reference</span> — against the expected figure")
-        .raw(" for the product where one is shipped or configured, else against the series'")
-        .raw(" own previous figures (hover a cell for which).</p>");
+        .raw(" for the product where one is shipped or configured, else against the median of")
+        .raw(" the series' earlier figures in the history (hover a cell for which). The line")
+        .raw(" under a figure is its series over the history's window, from 0 to its largest")
+        .raw(" figure; the dot is the latest.</p>");
   }
 
   /** A device pair matrix (p2p or bidirectional), one table per size. */

@@ -9,11 +9,9 @@ import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import java.time.Clock;
+import io.linkwatch.testing.HandClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -22,27 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** The page rendered from a result store and its history, without a browser. */
 class StatusPageTest {
-  /** A clock the test moves. */
-  static final class Hand extends Clock {
-    Instant now = Instant.parse("2026-12-03T12:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  final Hand clock = new Hand();
+  final HandClock clock = new HandClock(Instant.parse("2026-12-03T12:00:00Z"));
   final ResultStore store = new ResultStore(clock, new SeriesHistory(Duration.ofMinutes(5)));
   final HistoryReferences history = new HistoryReferences(store.history(), clock::millis);
 
