@@ -243,7 +243,8 @@ class CliTest {
     assertThat(r.err())
         .isEqualTo(
             "linkwatch: compare runs Ascend's tools (ascend-dmi, hccl_test, npu-smi) and does not"
-                + " apply to backend sim-cuda; on NVIDIA hosts see scripts/gpu-check.sh\n");
+                + " apply to backend sim-cuda; on NVIDIA hosts run /usr/share/linkwatch/gpu-check.sh"
+                + " (scripts/gpu-check.sh in the source tree)\n");
   }
 
   /** Among eight GPUs the table is ascend-dmi's matrix: sources down, destinations across. */
