@@ -339,13 +339,13 @@ public final class LinkCheck {
       JsonObject t = e.getAsJsonObject();
       for (JsonElement m : array(t, "measurements")) {
         JsonObject fig = m.getAsJsonObject();
-        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytesPerSecond")) {
+        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytes_per_second")) {
           agent.put(
               key(
                   fig.get("src").getAsInt(),
                   fig.get("dst").getAsInt(),
-                  fig.get("sizeBytes").getAsLong()),
-              fig.get("bytesPerSecond").getAsDouble());
+                  fig.get("size_bytes").getAsLong()),
+              fig.get("bytes_per_second").getAsDouble());
         }
       }
     }

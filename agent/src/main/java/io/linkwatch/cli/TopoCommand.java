@@ -349,6 +349,10 @@ final class TopoCommand implements Callable<Integer> {
     return s.isEmpty() ? "-" : s;
   }
 
+  private static String orDash(Integer n) {
+    return n == null ? "-" : String.valueOf(n);
+  }
+
   private static void putIfGiven(Map<String, List<String>> given, String key, String value) {
     if (value != null) {
       given.put(key, List.of(value));
