@@ -141,6 +141,32 @@ class FirstSessionCliTest {
     assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
   }
 
+  /** {@code topo --measure} shows the same progress line as {@code probe}, and only there. */
+  @Test
+  void topoMeasureShowsProgressOnATerminalAndNothingOnAPipe() throws Exception {
+    String[] measure = {
+      "topo", "--measure", "--backend", "sim-cuda", "--size", "64MiB", "--iterations", "3"
+    };
+    // Four of the eight GPUs: twelve pairs, a few seconds, well past the line's first second.
+    Map<String, String> four = Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3");
+    JavaProcess.Result pipe = JavaProcess.run(four, LIMIT, measure);
+    assertThat(pipe.exit()).as(pipe.err()).isZero();
+    assertThat(pipe.err()).isEmpty();
+    JavaProcess.Result tty =
+        JavaProcess.run(
+            Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3", "LINKWATCH_PROGRESS", "always"),
+            LIMIT,
+            measure);
+    assertThat(tty.exit()).isZero();
+    assertThat(tty.err())
+        .doesNotContain("\n")
+        .startsWith("\r\033[Klinkwatch: ")
+        .endsWith("\r\033[K")
+        .matches("(?s).*\\d->\\d 64MiB, \\d+\\.\\d s.*");
+    // The tables are the same; only the figures may differ.
+    assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
+  }
+
   /**
    * Sizes show as written ({@code 64MB}, not {@code 62500KiB}), memory as a person reads it, and
    * both matrices mark the diagonal alike.
