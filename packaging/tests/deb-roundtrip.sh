@@ -14,15 +14,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=${LINKWATCH_TARGET:-$here/../target}
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # DESCRIPTION COMMAND...
-    local desc=$1; shift
-    if "$@"; then pass "$desc"; else fail "$desc"; fi
-}
-abort() { echo "ABORT: $*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# shellcheck source=report.sh
+source "$here/report.sh"
 
 [ "$(id -u)" -eq 0 ] || abort "run as root (dpkg -i, runuser)"
 for tool in dpkg dpkg-deb curl runuser getent; do
@@ -183,5 +176,4 @@ if [ "$user_existed" = no ]; then deluser --system --quiet linkwatch >/dev/null 
 if getent group linkwatch >/dev/null && [ "$user_existed" = no ]; then delgroup --system --quiet linkwatch >/dev/null 2>&1 || groupdel linkwatch || true; fi
 if [ "$group_existed" = no ]; then groupdel HwHiAiUser || true; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

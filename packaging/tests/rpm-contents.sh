@@ -7,11 +7,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=${LINKWATCH_TARGET:-$here/../target}
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-abort() { echo "$*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# shellcheck source=report.sh
+source "$here/report.sh"
 
 for tool in dpkg-deb rpm; do
     command -v "$tool" >/dev/null || abort "$tool not found (Debian: apt-get install rpm)"
@@ -118,5 +115,4 @@ else
     fail "Java dependency missing (deb: $(dpkg-deb -f "$deb" Depends); rpm: $(rpm -qp --requires "$rpmfile" | tr '\n' ' '))"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

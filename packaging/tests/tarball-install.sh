@@ -10,11 +10,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=${LINKWATCH_TARGET:-$here/../target}
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-abort() { echo "ABORT: $*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# shellcheck source=report.sh
+source "$here/report.sh"
 
 tarball=${1:-$(ls -t "$target"/linkwatch-*.tar.gz 2>/dev/null | head -1 || true)}
 [ -n "$tarball" ] && [ -f "$tarball" ] || abort "no tarball found under $target (run mvn package first)"
@@ -43,8 +40,7 @@ else
     fail "DESTDIR=... install.sh --uninstall fails:"; sed 's/^/    /' "$work/uninstall.log"
 fi
 for p in "${kit_paths[@]}" /usr/share/linkwatch; do
-    kit_check "after --uninstall: $p is gone" test ! -e "$root$p"
+    check "after --uninstall: $p is gone" test ! -e "$root$p"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -125,45 +125,42 @@ class FirstSessionCliTest {
    */
   @Test
   void progressIsOneUpdatingLineOnATerminalAndNothingOnAPipe() throws Exception {
-    String[] sweep = {
-      "probe", "p2p", "--backend", "sim-cuda", "--sizes", "64MiB", "--iterations", "3"
-    };
-    JavaProcess.Result pipe = JavaProcess.run(Map.of(), LIMIT, sweep);
-    assertThat(pipe.exit()).isZero();
-    assertThat(pipe.err()).isEmpty();
-    JavaProcess.Result tty = JavaProcess.run(Map.of("LINKWATCH_PROGRESS", "always"), LIMIT, sweep);
-    assertThat(tty.exit()).isZero();
-    assertThat(tty.err())
-        .doesNotContain("\n")
-        .startsWith("\r\033[Klinkwatch: ")
-        .endsWith("\r\033[K")
-        .matches("(?s).*\\d->\\d 64MiB, \\d+\\.\\d s.*");
-    assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
+    assertProgressOnlyOnATerminal(
+        Map.of(), "probe", "p2p", "--backend", "sim-cuda", "--sizes", "64MiB", "--iterations", "3");
   }
 
   /** {@code topo --measure} shows the same progress line as {@code probe}, and only there. */
   @Test
   void topoMeasureShowsProgressOnATerminalAndNothingOnAPipe() throws Exception {
-    String[] measure = {
-      "topo", "--measure", "--backend", "sim-cuda", "--size", "64MiB", "--iterations", "3"
-    };
     // Four of the eight GPUs: twelve pairs, a few seconds, well past the line's first second.
-    Map<String, String> four = Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3");
-    JavaProcess.Result pipe = JavaProcess.run(four, LIMIT, measure);
+    assertProgressOnlyOnATerminal(
+        Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3"),
+        "topo",
+        "--measure",
+        "--backend",
+        "sim-cuda",
+        "--size",
+        "64MiB",
+        "--iterations",
+        "3");
+  }
+
+  /** Runs a command that copies 64 MiB between pairs on a pipe, then on a "terminal". */
+  private static void assertProgressOnlyOnATerminal(Map<String, String> env, String... args)
+      throws Exception {
+    JavaProcess.Result pipe = JavaProcess.run(env, LIMIT, args);
     assertThat(pipe.exit()).as(pipe.err()).isZero();
     assertThat(pipe.err()).isEmpty();
-    JavaProcess.Result tty =
-        JavaProcess.run(
-            Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3", "LINKWATCH_PROGRESS", "always"),
-            LIMIT,
-            measure);
+    Map<String, String> terminal = new java.util.HashMap<>(env);
+    terminal.put("LINKWATCH_PROGRESS", "always");
+    JavaProcess.Result tty = JavaProcess.run(terminal, LIMIT, args);
     assertThat(tty.exit()).isZero();
     assertThat(tty.err())
         .doesNotContain("\n")
         .startsWith("\r\033[Klinkwatch: ")
         .endsWith("\r\033[K")
         .matches("(?s).*\\d->\\d 64MiB, \\d+\\.\\d s.*");
-    // The tables are the same; only the figures may differ.
+    // The same output; only the figures may differ.
     assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
   }
 

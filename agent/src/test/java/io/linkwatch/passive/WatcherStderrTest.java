@@ -2,38 +2,19 @@ package io.linkwatch.passive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.linkwatch.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The watcher's stderr in the agent's log: its log lines keep their level and logger, with the
  * watcher named once in front of the message, not nested in an INFO line of the relaying class.
  */
 class WatcherStderrTest {
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger("io.linkwatch.passive");
-
-  @BeforeEach
-  void capture() {
-    logged.start();
-    logger.addAppender(logged);
-    logger.setLevel(Level.DEBUG);
-  }
-
-  @AfterEach
-  void release() {
-    logger.detachAppender(logged);
-    logger.setLevel(null);
-  }
+  @RegisterExtension final LogCapture logged = new LogCapture("io.linkwatch.passive");
 
   @Test
   void aWatcherLogLineKeepsItsLevelAndLoggerAndIsPrefixedOnce() throws Exception {
@@ -62,7 +43,7 @@ class WatcherStderrTest {
     List<String> lines;
     do {
       lines =
-          List.copyOf(logged.list).stream()
+          logged.events().stream()
               .filter(e -> e.getFormattedMessage().startsWith("watcher: "))
               .map(e -> e.getLevel() + " " + e.getLoggerName() + " " + e.getFormattedMessage())
               .toList();
