@@ -43,6 +43,11 @@ check_kit() { # ROOT
         bash -c 'p=$(gzip -dc "$1") && [[ "$p" == ".TH LINKWATCH 1 "* ]] &&
                  grep -qx ".SH NAME" <<< "$p" && grep -qx ".SH SYNOPSIS" <<< "$p" && grep -qx ".SH COMMANDS" <<< "$p"' \
         _ "$root$kit_man"
+    check "every path the manual page's FILES names is installed" \
+        bash -c 'paths=$(gzip -dc "$2" | sed -n "/^\.SH FILES/,\$p" | grep "^/" | sed "s/\\\\-/-/g") &&
+                 [ -n "$paths" ] && for p in $paths; do
+                     [ -e "$1$p" ] || { echo "    not installed: $p"; exit 1; }; done' \
+        _ "$root" "$root$kit_man"
     if command -v man >/dev/null; then
         check "man -l renders the manual page, every command in it" \
             bash -c 'out=$(MANWIDTH=100 man -l "$1" 2>&1) && grep -q "^LINKWATCH(1)" <<< "$out" &&

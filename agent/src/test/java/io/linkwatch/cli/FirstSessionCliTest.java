@@ -288,8 +288,8 @@ class FirstSessionCliTest {
     assertThat(man.exit()).isZero();
     assertThat(man.out())
         .startsWith(".TH LINKWATCH 1")
-        .contains(
-            ".SS linkwatch probe p2p", ".SS linkwatch check\\-config", "\\-\\-tool\\-timeout");
+        .contains(".SS linkwatch probe p2p", ".SS linkwatch check\\-config", "\\-\\-tool\\-timeout")
+        .contains("/usr/share/linkwatch/gpu\\-check.sh", "/usr/share/linkwatch/rules/");
   }
 
   /**
