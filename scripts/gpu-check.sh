@@ -87,7 +87,7 @@ for name in ["topology", "device_memory", "host_transfer", "p2p", "p2p_bidirecti
             kind = m["type"]
             if kind == "DeviceInfo":
                 rows.append((name, t["target"], "%s, %.0f GiB, NUMA node %s, CPUs %s" % (
-                    m["name"], m["memory_total_bytes"] / 2**30, m["numa_node"] or "?",
+                    m["name"], m["memory_total_bytes"] / 2**30, "?" if m["numa_node"] is None else m["numa_node"],
                     m["cpu_affinity"] or "?"), "", ""))
             elif kind == "LinkInfo":
                 rows.append((name, "%d->%d" % (m["src"], m["dst"]), m["link"], "", ""))
