@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status} and an
+ * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status},
+ * {@code /api/v1/history} (the charted figures of the last 24 hours, {@link HistoryJson}) and a
  * status page ({@link StatusPage}). Handlers only read the last results, which are in memory, so
  * none of them blocks the event loop or starts device work. Unknown paths answer 404, known paths
  * with another method 405 (Vert.x Web's router does both). Responses are gzipped when the client
@@ -125,8 +126,20 @@ public final class HttpApi implements AutoCloseable {
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
     router.get("/api/v1/status").handler(ctx -> status(ctx, store, passive, nextFireTimes));
+    // Up to a day of every series is tens of milliseconds to encode: off the event loop that
+    // serves /metrics. The page fetches it only when a run was recorded since its last fetch.
+    router
+        .get("/api/v1/history")
+        .blockingHandler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "application/json")
+                    .putHeader("Cache-Control", "no-store")
+                    .end(HistoryJson.of(store.history().view(System.currentTimeMillis())).encode()),
+            false);
+    HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);
-    router.get("/").handler(ctx -> page(ctx, page, store, passive, nextFireTimes));
+    router.get("/").handler(ctx -> page(ctx, page, history, store, passive, nextFireTimes));
     try {
       HttpServerOptions options =
           new HttpServerOptions()
@@ -277,6 +290,7 @@ public final class HttpApi implements AutoCloseable {
   private static void page(
       RoutingContext ctx,
       StatusPage page,
+      HistoryReferences history,
       ResultStore store,
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes) {
@@ -285,7 +299,8 @@ public final class HttpApi implements AutoCloseable {
     if (asked != null && asked.matches("\\d{1,4}")) {
       refresh = Math.max(1, Math.min(3600, Integer.parseInt(asked)));
     }
-    String html = page.render(statusJson(store, passive, nextFireTimes), Instant.now(), refresh);
+    String html =
+        page.render(statusJson(store, passive, nextFireTimes), history, Instant.now(), refresh);
     ctx.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-store")

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
@@ -44,8 +45,21 @@ public final class ResultStore {
   private long version;
   private List<io.linkwatch.check.CheckRecord> checks = List.of();
 
+  private final SeriesHistory history;
+
   public ResultStore(Clock clock) {
+    this(clock, new SeriesHistory(SeriesHistory.DEFAULT_STEP));
+  }
+
+  /** With {@code history}, which is fed every run as it is recorded. */
+  public ResultStore(Clock clock, SeriesHistory history) {
     this.clock = clock;
+    this.history = history;
+  }
+
+  /** The charted figures of the runs recorded so far (it has its own lock). */
+  public SeriesHistory history() {
+    return history;
   }
 
   /** Changes whenever something recorded changes what the store reports. */
@@ -111,6 +125,7 @@ public final class ResultStore {
       next.put(t.target(), status);
     }
     byProbe.put(run.probe(), next);
+    history.record(run, retry, clock.millis());
     if (!retry) {
       if (run.skippedBecause().isEmpty()) {
         skipped.remove(run.probe());

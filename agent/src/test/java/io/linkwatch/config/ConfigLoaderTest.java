@@ -41,6 +41,12 @@ class ConfigLoaderTest {
             "f.yaml: backend: unknown backend 'rocm' (expected one of auto, ascend, cuda, sim,"
                 + " sim-cuda)"),
         Arguments.of("budget: 2", "f.yaml: budget: must be between 1.0E-4 and 1.0, not 2.0"),
+        Arguments.of(
+            "web: {history_step: 1500ms}",
+            "f.yaml: web.history_step: 1500ms must be whole seconds from 1s to 1h"),
+        Arguments.of(
+            "web: {history_step: 2h}",
+            "f.yaml: web.history_step: 2h must be whole seconds from 1s to 1h"),
         Arguments.of("budget: lots", "f.yaml: budget: must be a number, not 'lots'"),
         Arguments.of(
             "paths:\n  procfs: proc", "f.yaml: paths.procfs: 'proc' must be an absolute path"),
