@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -23,18 +24,8 @@ class LinkCheckDocumentTest {
     long size = 256L << 20;
     List<ProbeRun> runs =
         List.of(
-            ProbeRun.of(
-                "topology",
-                List.of(
-                    TargetResult.success(
-                        "dev0",
-                        0.1,
-                        List.of(new DeviceInfo(0, "Ascend910_9382", 2, null, "", 64L << 30))))),
-            ProbeRun.of(
-                "p2p",
-                List.of(
-                    TargetResult.success(
-                        "0->1", 0.1, List.of(new P2pBandwidth(0, 1, "SIO", size, 10e9, 0.03))))));
+            run("topology", "dev0", new DeviceInfo(0, "Ascend910_9382", 2, null, "", 64L << 30)),
+            run("p2p", "0->1", new P2pBandwidth(0, 1, "SIO", size, 10e9, 0.03)));
     JsonObject document = LinkCheck.document(runs, Optional.empty());
 
     assertThat(document.get("schema_version").getAsInt()).isEqualTo(Verdict.STATUS_SCHEMA_VERSION);
@@ -42,5 +33,9 @@ class LinkCheckDocumentTest {
     assertThat(v.findings())
         .extracting(Verdict.Finding::line)
         .anyMatch(l -> l.startsWith("p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 10.0 GB/s"));
+  }
+
+  private static ProbeRun run(String probe, String target, Measurement figure) {
+    return ProbeRun.of(probe, List.of(TargetResult.success(target, 0.1, List.of(figure))));
   }
 }
