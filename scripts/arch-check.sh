@@ -239,7 +239,7 @@ printf '%s\n' "$metrics" >"$work/metrics.txt"
 python3 - "$work/p2p-x86.json" "$work/metrics.txt" "$tolerance" <<'EOF' || mismatches=$((mismatches + 1))
 import json, re, sys
 tol = float(sys.argv[3])
-ref = {(m["src"], m["dst"]): m["bytesPerSecond"]
+ref = {(m["src"], m["dst"]): m["bytes_per_second"]
        for t in json.load(open(sys.argv[1]))["targets"] for m in t["measurements"]}
 bad, seen = 0, 0
 for line in open(sys.argv[2]):

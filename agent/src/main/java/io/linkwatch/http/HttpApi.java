@@ -7,6 +7,7 @@ import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
@@ -190,12 +191,12 @@ public final class HttpApi implements AutoCloseable {
   }
 
   /**
-   * A figure as the probe's JSON writes it. A failed figure is NaN there, which JSON cannot carry:
-   * such a figure is given as its type and summary, so one bad value never fails the status.
+   * A figure as {@code probe --json} writes it. A failed figure is NaN there, which JSON cannot
+   * carry: such a figure is given as its type and summary, so one bad value never fails the status.
    */
   private static JsonObject figure(io.linkwatch.probe.result.Measurement m) {
     try {
-      return new JsonObject(ProbeKind.JSON.write(m));
+      return new JsonObject(ProbeKind.USER_JSON.write(m));
     } catch (io.vertx.core.json.DecodeException e) {
       return new JsonObject().put("type", m.getClass().getSimpleName()).put("summary", m.summary());
     }
@@ -234,7 +235,7 @@ public final class HttpApi implements AutoCloseable {
                       : null);
       Instant n = next.get(s.probe());
       o.put("next_run", n == null ? null : n.toString());
-      // The last figures, as the probe's JSON writes them ({"type": "P2pBandwidth", ...}): what
+      // The last figures, as `probe --json` writes them ({"type": "P2pBandwidth", ...}): what
       // `linkwatch status` judges against the expected figures.
       JsonArray figures = new JsonArray();
       s.measurements().forEach(m -> figures.add(figure(m)));
@@ -272,6 +273,7 @@ public final class HttpApi implements AutoCloseable {
     next.forEach((probe, at) -> schedule.put(probe, at.toString()));
     JsonObject body =
         new JsonObject()
+            .put("schema_version", Verdict.STATUS_SCHEMA_VERSION)
             .put("targets", targets)
             .put("devices", devices)
             .put("next_runs", schedule)

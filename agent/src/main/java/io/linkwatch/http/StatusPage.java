@@ -188,12 +188,12 @@ final class StatusPage {
     for (Fig f : facts.figures) {
       if (f.probe.equals(probe) && f.json.getString("type", "").equals(type)) {
         bySize
-            .computeIfAbsent(f.json.getLong("sizeBytes", 0L), k -> new TreeMap<>(PAIR_ORDER))
+            .computeIfAbsent(f.json.getLong("size_bytes", 0L), k -> new TreeMap<>(PAIR_ORDER))
             .put(List.of(f.json.getInteger(a), f.json.getInteger(b)), f);
         if (!probe.equals("p2p")) {
           // Both directions at once: one figure per pair, shown in both of its cells.
           bySize
-              .get(f.json.getLong("sizeBytes", 0L))
+              .get(f.json.getLong("size_bytes", 0L))
               .put(List.of(f.json.getInteger(b), f.json.getInteger(a)), f);
         }
       }
@@ -226,7 +226,7 @@ final class StatusPage {
           if (s == d) {
             h.raw("<td class=\"diag\">—");
           } else if (f != null) {
-            double bps = f.json.getDouble("bytesPerSecond", Double.NaN);
+            double bps = f.json.getDouble("bytes_per_second", Double.NaN);
             String link = f.json.getString("link", "");
             String series = SeriesId.id(probe, f.target, "bandwidth", e.getKey());
             Judgement j =
@@ -307,10 +307,10 @@ final class StatusPage {
         continue;
       }
       long device = f.json.getLong("device", -1L);
-      long node = f.json.getLong("cpuNode", -1L);
+      long node = f.json.getLong("cpu_node", -1L);
       if (type.equals("HostTransferBandwidth")) {
         rows.computeIfAbsent(
-                List.of(device, node, f.json.getLong("sizeBytes", 0L)), k -> new TreeMap<>())
+                List.of(device, node, f.json.getLong("size_bytes", 0L)), k -> new TreeMap<>())
             .put(f.json.getString("memory") + " " + f.json.getString("direction"), f);
       } else if (type.equals("HostBufferPages")) {
         pages
@@ -321,7 +321,7 @@ final class StatusPage {
                     "%s: %.0f %% on node %s",
                     f.json.getString("memory"),
                     100 * f.json.getDouble("ratio", Double.NaN),
-                    f.json.getValue("memNode")));
+                    f.json.getValue("mem_node")));
       }
     }
     if (rows.isEmpty()) {
@@ -347,9 +347,9 @@ final class StatusPage {
           h.raw("<td class=\"cell none\">");
           continue;
         }
-        double bps = f.json.getDouble("bytesPerSecond", Double.NaN);
-        memNodes.add(String.valueOf(f.json.getValue("memNode")));
-        method = f.json.getString("placementMethod", method);
+        double bps = f.json.getDouble("bytes_per_second", Double.NaN);
+        memNodes.add(String.valueOf(f.json.getValue("mem_node")));
+        method = f.json.getString("placement_method", method);
         String series = SeriesId.id("host_transfer", f.target, c.replace(' ', '_'), size);
         Judgement j =
             judge(
@@ -371,8 +371,8 @@ final class StatusPage {
    * numa_maps}); {@code unknown} means they were not checked and the row's NUMA claim is unproven.
    */
   private static boolean placementVerified(JsonObject figure) {
-    return !"unknown".equals(figure.getString("placementMethod", "unknown"))
-        && !"unknown".equals(String.valueOf(figure.getValue("memNode", "unknown")));
+    return !"unknown".equals(figure.getString("placement_method", "unknown"))
+        && !"unknown".equals(String.valueOf(figure.getValue("mem_node", "unknown")));
   }
 
   private void collectives(Html h, Facts facts) {
@@ -389,7 +389,7 @@ final class StatusPage {
               + "|"
               + f.json.getString("devices")
               + "|"
-              + String.format(Locale.ROOT, "%020d", f.json.getLong("sizeBytes", 0L));
+              + String.format(Locale.ROOT, "%020d", f.json.getLong("size_bytes", 0L));
       rows.computeIfAbsent(key, k -> new Fig[2])[slot] = f;
     }
     if (rows.isEmpty()) {
@@ -403,7 +403,7 @@ final class StatusPage {
       Fig lat = row.getValue()[0];
       Fig bus = row.getValue()[1];
       h.raw("<tr><td>").text(k[0]).raw("<td>").text(k[1]).raw("<td>").text(size(size));
-      if (lat != null && lat.json.getValue("p50Seconds") instanceof Number p50) {
+      if (lat != null && lat.json.getValue("p50_seconds") instanceof Number p50) {
         String[] ranks = k[1].split(",");
         String series = SeriesId.id(k[0], lat.target, "latency_p50", size);
         Judgement j =
@@ -417,13 +417,13 @@ final class StatusPage {
                 k[0],
                 size);
         cell(h, j, micros(p50.doubleValue()), "", null, lat.target, -1, -1, series);
-        h.raw("<td>").text(micros(lat.json.getDouble("p99Seconds", Double.NaN)));
+        h.raw("<td>").text(micros(lat.json.getDouble("p99_seconds", Double.NaN)));
       } else {
         h.raw("<td><td>");
       }
       h.raw("<td>");
       if (bus != null) {
-        h.text(gbps(bus.json.getDouble("busBytesPerSecond", Double.NaN)) + " GB/s");
+        h.text(gbps(bus.json.getDouble("bus_bytes_per_second", Double.NaN)) + " GB/s");
         spark(h, SeriesId.id(k[0], bus.target, "bus_bandwidth", size));
       }
     }
@@ -446,7 +446,7 @@ final class StatusPage {
       if (type.equals("DeviceMemoryBandwidth")) {
         hbm.put(f.json.getInteger("device"), f);
       } else if (type.equals("DeviceInfo")
-          && f.json.getValue("memoryTotalBytes") instanceof Number n) {
+          && f.json.getValue("memory_total_bytes") instanceof Number n) {
         memory.put(f.json.getInteger("device"), n.longValue());
       }
     }
@@ -462,11 +462,11 @@ final class StatusPage {
       h.raw("<td>");
       Fig local = hbm.get(d);
       if (local != null) {
-        h.text(gbps(local.json.getDouble("bytesPerSecond", Double.NaN)) + " GB/s");
+        h.text(gbps(local.json.getDouble("bytes_per_second", Double.NaN)) + " GB/s");
         spark(
             h,
             SeriesId.id(
-                local.probe, local.target, "bandwidth", local.json.getLong("sizeBytes", 0L)));
+                local.probe, local.target, "bandwidth", local.json.getLong("size_bytes", 0L)));
       }
       if (a == null) {
         h.raw("<td>not checked yet<td><td>");

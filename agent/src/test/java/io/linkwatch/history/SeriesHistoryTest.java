@@ -90,7 +90,8 @@ class SeriesHistoryTest {
     h.record(
         ProbeRun.of(
             "topology",
-            List.of(HistoryRuns.ok("dev0", new DeviceInfo(0, "Ascend910", "", "", "", 1L << 36)))),
+            List.of(
+                HistoryRuns.ok("dev0", new DeviceInfo(0, "Ascend910", null, null, "", 1L << 36)))),
         false,
         T0);
     assertThat(h.seriesCount()).isZero();

@@ -288,7 +288,7 @@ class GoldenExpositionTest {
                     0.1,
                     List.of(
                         new LinkInfo(0, 1, "SIO"),
-                        new DeviceInfo(0, "Ascend910_9382", "2", "", "", 68719476736L))))));
+                        new DeviceInfo(0, "Ascend910_9382", 2, null, "", 68719476736L))))));
     // A second p2p run: 0->1 times out, so its bandwidth series must be gone.
     // A prolog's quick check failed on the SIO link; the epilog's medium check was OK.
     store.recordChecks(

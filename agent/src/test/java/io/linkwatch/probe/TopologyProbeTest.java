@@ -64,9 +64,9 @@ class TopologyProbeTest {
         .allSatisfy(m -> assertThat(((LinkInfo) m).link()).isEqualTo("NVLINK"));
     long h200 = SimFace.CUDA.memoryBytes();
     assertThat(of(run, "dev0"))
-        .containsExactly(new DeviceInfo(0, "NVIDIA H200", "0", "0", "0-55,112-167", h200));
+        .containsExactly(new DeviceInfo(0, "NVIDIA H200", 0, 0, "0-55,112-167", h200));
     assertThat(of(run, "dev1"))
-        .containsExactly(new DeviceInfo(1, "NVIDIA H200", "1", "", "", h200));
+        .containsExactly(new DeviceInfo(1, "NVIDIA H200", 1, null, "", h200));
     assertThat(of(run, "dev7")).hasSize(1);
   }
 
@@ -88,9 +88,9 @@ class TopologyProbeTest {
     assertThat(of(run, "links"))
         .containsExactly(new LinkInfo(0, 1, "SIO"), new LinkInfo(1, 0, "SIO"));
     assertThat(of(run, "dev0"))
-        .containsExactly(new DeviceInfo(0, "Ascend910_9382", "2", "", "", 64L << 30));
+        .containsExactly(new DeviceInfo(0, "Ascend910_9382", 2, null, "", 64L << 30));
     assertThat(of(run, "dev1"))
-        .containsExactly(new DeviceInfo(1, "Ascend910_9382", "3", "", "", 64L << 30));
+        .containsExactly(new DeviceInfo(1, "Ascend910_9382", 3, null, "", 64L << 30));
     assertThat(of(run, "dev0").get(0).summary()).isEqualTo("dev0 Ascend910_9382 64GiB phy 2");
     assertThat(of(run, "links").get(0).summary()).isEqualTo("0->1 SIO");
   }

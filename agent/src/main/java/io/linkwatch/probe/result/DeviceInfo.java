@@ -4,14 +4,15 @@ import io.linkwatch.util.ByteSize;
 
 /**
  * One device's inventory, e.g. summarised as {@code dev0 Ascend910_9382 64GiB phy 2}. {@code
- * physicalId} and {@code numaNode} are empty strings when unknown; {@code cpuAffinity} is the CPU
+ * physicalId} and {@code numaNode} are null when unknown (numbers in JSON, {@code null} there, so a
+ * program reading {@code probe topology --json} compares numbers); {@code cpuAffinity} is the CPU
  * list the topology shows, or empty.
  */
 public record DeviceInfo(
     int device,
     String name,
-    String physicalId,
-    String numaNode,
+    Integer physicalId,
+    Integer numaNode,
     String cpuAffinity,
     long memoryTotalBytes)
     implements Measurement {
@@ -24,10 +25,10 @@ public record DeviceInfo(
             .append(name)
             .append(' ')
             .append(ByteSize.format(memoryTotalBytes));
-    if (!physicalId.isEmpty()) {
+    if (physicalId != null) {
       s.append(" phy ").append(physicalId);
     }
-    if (!numaNode.isEmpty()) {
+    if (numaNode != null) {
       s.append(" node ").append(numaNode);
     }
     if (!cpuAffinity.isEmpty()) {
