@@ -89,6 +89,11 @@ class ConfigLoaderTest {
         Arguments.of(
             "probes:\n  p2p:\n    warmups: 2",
             "f.yaml: probes.p2p.warmups: unknown key, did you mean 'warmup'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)"),
+        // Two letters swapped is one edit, as a typist makes it (plain Levenshtein counts two and
+        // had no suggestion for a five-letter key).
+        Arguments.of(
+            "probes:\n  p2p:\n    sizse: [1MiB]",
+            "f.yaml: probes.p2p.sizse: unknown key, did you mean 'sizes'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)"),
         Arguments.of(
             "probes:\n  p2p:\n    cron: '0 * * * * ?'\n    deadline: 90s",
             "f.yaml: probes.p2p.deadline: 90s must be shorter than the probe's interval (1m), or runs would pile up; set probes.p2p.deadline below 1m or a longer interval"),
