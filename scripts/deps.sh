@@ -27,7 +27,7 @@ if [ "${1:-}" = "--test" ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   # man -l and groff render the packaged manual page in the package tests (packaging/tests/kit.sh).
   command -v man >/dev/null 2>&1 || need+=(man-db)
-  command -v groff >/dev/null 2>&1 || need+=(groff)
+  command -v groff >/dev/null 2>&1 || need+=(groff-base)
   # A real one-node Slurm for the health-check test (scripts/slurm/one-node.sh).
   command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 &&
     command -v sbatch >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 ||
