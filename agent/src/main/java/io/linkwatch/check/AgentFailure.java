@@ -46,6 +46,10 @@ public final class AgentFailure {
     if (tls != null) {
       return tls;
     }
+    if (String.valueOf(e.getMessage()).contains("header parser received no bytes")) {
+      // What the JDK's client says when a TLS server drops the plain HTTP request it was sent.
+      return "closed without an answer: a TLS agent wants https:// in --url";
+    }
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 

@@ -18,7 +18,8 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof BackendUnavailableException
         || e instanceof ConfigException
         || e instanceof UsageException) {
-      cli.getErr().println("linkwatch: " + e.getMessage());
+      // A config error lists every problem of the file, one a line: each gets the prefix.
+      e.getMessage().lines().forEach(l -> cli.getErr().println("linkwatch: " + l));
       return Main.EXIT_USAGE;
     }
     if (LogSetup.debug()) {
