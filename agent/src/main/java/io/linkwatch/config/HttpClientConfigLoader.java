@@ -79,12 +79,9 @@ public final class HttpClientConfigLoader {
           "follow_redirects", "linkwatch follows no redirect (the agent sends none): remove it");
     }
     boolean http2 = root.bool("enable_http2", true);
-    Optional<Authorization> basic =
-        root.has("basic_auth") ? basicAuth(root.mapping("basic_auth"), dir) : Optional.empty();
+    Optional<Authorization> basic = section(root, "basic_auth").flatMap(n -> basicAuth(n, dir));
     Optional<Authorization> bearer =
-        root.has("authorization")
-            ? authorization(root.mapping("authorization"), dir)
-            : Optional.empty();
+        section(root, "authorization").flatMap(n -> authorization(n, dir));
     if (root.has("basic_auth") && root.has("authorization")) {
       root.problem("authorization", "set as well as basic_auth: keep one of them");
     }
@@ -99,6 +96,15 @@ public final class HttpClientConfigLoader {
     }
     root.rejectUnknown();
     return new HttpClientConfig(source, basic.or(() -> bearer), tls, http2);
+  }
+
+  /** The mapping under {@code key}: empty when absent, or when not a mapping (reported). */
+  private static Optional<ConfigNode> section(ConfigNode root, String key) {
+    if (!root.has(key)) {
+      return Optional.empty();
+    }
+    ConfigNode node = root.mapping(key);
+    return root.hasMapping(key) ? Optional.of(node) : Optional.empty();
   }
 
   private static Optional<Authorization> basicAuth(ConfigNode node, Path dir) {
