@@ -222,13 +222,14 @@ public final class HttpClientConfigLoader {
     node.rejectUnknown();
     List<String> protocols = TlsVersions.protocols(node, min, max);
 
-    ca.ifPresent(p -> certificates(node, node.has("ca_file") ? "ca_file" : "ca", p));
+    ca.ifPresent(p -> TlsFiles.holdsCertificates(node, node.has("ca_file") ? "ca_file" : "ca", p));
     if (cert.isPresent() && key.isEmpty()) {
       node.problem("key_file", "required with a client certificate: its private key (or key)");
     } else if (key.isPresent() && cert.isEmpty()) {
       node.problem("cert_file", "required with a private key: the client certificate (or cert)");
     } else if (cert.isPresent()
-        && certificates(node, node.has("cert_file") ? "cert_file" : "cert", cert.get())) {
+        && TlsFiles.holdsCertificates(
+            node, node.has("cert_file") ? "cert_file" : "cert", cert.get())) {
       try {
         TlsFiles.checkKeyPair(cert.get(), key.get());
       } catch (IllegalArgumentException e) {
@@ -265,15 +266,5 @@ public final class HttpClientConfigLoader {
       return Optional.of(Pem.file(dir.resolve(file)));
     }
     return inline.isEmpty() ? Optional.empty() : Optional.of(Pem.inline(inline));
-  }
-
-  private static boolean certificates(ConfigNode node, String key, Pem pem) {
-    try {
-      TlsFiles.certificates(pem);
-      return true;
-    } catch (IllegalArgumentException e) {
-      node.problem(key, e.getMessage());
-      return false;
-    }
   }
 }

@@ -70,6 +70,20 @@ public final class TlsFiles {
     return certs.stream().map(X509Certificate.class::cast).toList();
   }
 
+  /**
+   * Whether {@code pem} holds certificates; when not, the reason is a problem under {@code key} of
+   * {@code node}.
+   */
+  static boolean holdsCertificates(ConfigNode node, String key, WebConfig.Pem pem) {
+    try {
+      certificates(pem);
+      return true;
+    } catch (IllegalArgumentException e) {
+      node.problem(key, e.getMessage());
+      return false;
+    }
+  }
+
   /** The JDK's PKIX check against {@code cas}, or against the JDK's trusted CAs when none. */
   public static X509ExtendedTrustManager pkix(List<X509Certificate> cas)
       throws GeneralSecurityException {

@@ -232,7 +232,7 @@ public final class WebConfigLoader {
     }
 
     if (certPem != null
-        && check(node, certFile.isEmpty() ? "cert" : "cert_file", certPem)
+        && TlsFiles.holdsCertificates(node, certFile.isEmpty() ? "cert" : "cert_file", certPem)
         && keyPem != null) {
       try {
         TlsFiles.checkKeyPair(certPem, keyPem);
@@ -241,7 +241,7 @@ public final class WebConfigLoader {
       }
     }
     if (caPem != null) {
-      check(node, caKey, caPem);
+      TlsFiles.holdsCertificates(node, caKey, caPem);
     }
     if (certPem == null || keyPem == null || clientAuth == null) {
       return Optional.empty();
@@ -264,17 +264,6 @@ public final class WebConfigLoader {
       return Pem.file(dir.resolve(file));
     }
     return inline.isEmpty() ? null : Pem.inline(inline);
-  }
-
-  /** Checks that {@code pem} holds certificates; its failure is a problem under {@code key}. */
-  private static boolean check(ConfigNode node, String key, Pem pem) {
-    try {
-      TlsFiles.certificates(pem);
-      return true;
-    } catch (IllegalArgumentException e) {
-      node.problem(key, e.getMessage());
-      return false;
-    }
   }
 
   private static ClientAuth clientAuth(String text) {

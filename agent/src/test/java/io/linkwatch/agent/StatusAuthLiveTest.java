@@ -182,6 +182,14 @@ class StatusAuthLiveTest {
       // The same verdict as the agent's document gives read by another client (curl).
       assertThat(ok.first()).isEqualTo(verdictOf(curlStatus(certs, agent.port())));
       assertThat(ok.out() + ok.err()).doesNotContain(PASSWORD);
+      // insecure_skip_verify: no CA, and still in (the first test of a new install).
+      Run skip =
+          status(
+              url,
+              "tls_config:\n  insecure_skip_verify: true\n  cert_file: certs/client.pem\n"
+                  + "  key_file: certs/client-key.pem\n"
+                  + login);
+      assertThat(skip.first()).as(skip.toString()).matches(expected);
       assertThat(agent.log()).noneSatisfy(l -> assertThat(l).contains(PASSWORD));
     }
   }
