@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,10 +36,11 @@ class SlurmHttpConfigTest {
     Path seen = dir.resolve("args");
     Files.deleteIfExists(seen);
     Path linkwatch = script("linkwatch", "printf '%s\\n' \"$@\" > " + seen + "\necho 'OK - fine'");
-    ProcessBuilder pb =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
             List.of("sh", Path.of("..", "slurm", slurmScript).toAbsolutePath().toString()));
-    pb.command().addAll(List.of(args));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("LINKWATCH", linkwatch.toString());
     pb.environment().put("SINFO", script("sinfo", "echo 'idle|none'").toString());
     pb.environment().put("SCONTROL", script("scontrol", "exit 0").toString());
