@@ -188,6 +188,11 @@ public final class HttpClientConfigLoader {
       node.problem(inline ? key : fileKey, "must be one line");
       return Optional.empty();
     }
+    if (value.chars().anyMatch(c -> c < ' ' && c != '\t' || c == 0x7f)) {
+      // The JDK's client would refuse the header with a message that may quote it: refuse here.
+      node.problem(inline ? key : fileKey, "holds a control character");
+      return Optional.empty();
+    }
     return Optional.of(value);
   }
 

@@ -53,6 +53,7 @@ class HttpClientConfigLoaderTest {
           basic_auth: {username: prometheus, password_file: missing} | basic_auth.password_file: ${dir}/missing: no such file
           basic_auth: {username: prometheus, password_file: empty} | basic_auth.password_file: is empty
           basic_auth: {username: prometheus, password_file: two-lines} | basic_auth.password_file: must be one line
+          'authorization: {credentials: "abc\\u0001"}' | authorization.credentials: holds a control character
           basic_auth: {username: 'a:b', password_file: password} | basic_auth.username: must not contain ':' (basic auth joins user and password by it)
           basic_auth: {username: prometheus, password_ref: vault} | basic_auth.password_ref: not supported: there is no secret manager here; use the _file key\\nhttp.yml: basic_auth.password_file: required: the file holding the secret (or password with it inline)
           basic_auth: [prometheus] | basic_auth: must be a mapping of keys to values
