@@ -18,8 +18,12 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof BackendUnavailableException
         || e instanceof ConfigException
         || e instanceof UsageException) {
-      // A config error lists every problem of the file, one a line: each gets the prefix.
-      e.getMessage().lines().forEach(l -> cli.getErr().println("linkwatch: " + l));
+      if (e instanceof ConfigException) {
+        // A config error lists every problem of the file, one a line: each gets the prefix.
+        e.getMessage().lines().forEach(l -> cli.getErr().println("linkwatch: " + l));
+      } else {
+        cli.getErr().println("linkwatch: " + e.getMessage()); // prefixed line by line already
+      }
       return Main.EXIT_USAGE;
     }
     if (LogSetup.debug()) {

@@ -289,6 +289,7 @@ class CliTest {
             "linkwatch: "
                 + bad
                 + ": listen: 'nowhere' is not HOST:PORT (e.g. 0.0.0.0:10187)\n"
+                + "linkwatch: "
                 + bad
                 + ": probes.p2p.warmup: must be between 0 and 10000, not -2\n");
     java.nio.file.Files.writeString(bad, "backend: sim\n");
