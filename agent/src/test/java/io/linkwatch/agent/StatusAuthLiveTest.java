@@ -8,6 +8,7 @@ import io.linkwatch.cli.Main;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.Certs;
+import io.linkwatch.testing.JavaProcess;
 import io.linkwatch.verdict.Verdict;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -162,6 +164,38 @@ class StatusAuthLiveTest {
       assertThat(wrong.out())
           .contains("HTTP 401: the agent refused the login (user 'prometheus') of ")
           .doesNotContain("tr0ub4dor");
+
+      // check reads the same agent's figures: without the way in, a note says why it could not.
+      Path checkConfig = dir.resolve("check.yaml");
+      Files.writeString(
+          checkConfig, "coordination:\n  lock_file: " + dir.resolve("probes.lock") + "\n");
+      String[] checkArgs = {
+        "check",
+        "--config",
+        checkConfig.toString(),
+        "--backend",
+        "sim",
+        "--devices",
+        "0",
+        "--url",
+        url
+      };
+      JavaProcess.Result check = JavaProcess.run(Map.of(), Duration.ofSeconds(120), checkArgs);
+      assertThat(check.out())
+          .as(check.toString())
+          .contains(
+              "note: no answer from the agent at "
+                  + url
+                  + " (certificate not trusted: set tls_config.ca_file in --http.config.file):"
+                  + " judged without this host's earlier figures");
+      Path httpConfig = dir.resolve("http.yml");
+      Files.writeString(httpConfig, client + login);
+      String[] withConfig = Arrays.copyOf(checkArgs, checkArgs.length + 2);
+      withConfig[checkArgs.length] = "--http.config.file";
+      withConfig[checkArgs.length + 1] = httpConfig.toString();
+      JavaProcess.Result checkIn = JavaProcess.run(Map.of(), Duration.ofSeconds(120), withConfig);
+      assertThat(checkIn.out()).as(checkIn.toString()).doesNotContain("no answer from the agent");
+      assertThat(checkIn.out() + checkIn.err()).doesNotContain(PASSWORD);
 
       // Plain HTTP to the TLS port: the agent closes without a word; the line says why.
       Run plain = status("http://127.0.0.1:" + agent.port(), null);
