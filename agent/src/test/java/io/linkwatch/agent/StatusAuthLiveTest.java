@@ -25,10 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code linkwatch status} against an agent behind TLS with its own CA, a required client
- * certificate and bcrypt basic auth, over loopback: without {@code --http.config.file} (or with an
- * incomplete one) the verdict is UNKNOWN and names what to set; with it, the verdict is the one the
- * agent's figures give. One agent serves every case.
+ * {@code linkwatch status} and {@code check} against an agent behind TLS with its own CA, a
+ * required client certificate and bcrypt basic auth, over loopback: without {@code
+ * --http.config.file} (or with an incomplete one) status is UNKNOWN and check notes why, each
+ * naming what to set; with it, the verdict is the one the agent's figures give. One agent serves
+ * every case.
  */
 class StatusAuthLiveTest {
   static final String PASSWORD = "correct-horse";
