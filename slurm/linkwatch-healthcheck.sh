@@ -21,9 +21,13 @@
 # It always exits 0: Slurm does nothing with the program's exit status, the actions are its own.
 #
 # Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent,
-# default http://127.0.0.1:10187), SCONTROL and SINFO (default scontrol, sinfo), SLURMD_NODENAME
-# (set by slurmd; else the short host name).
+# default http://127.0.0.1:10187; https://... for an agent serving TLS), LINKWATCH_HTTP_CONFIG
+# (for an agent behind TLS or basic auth: the client config passed as --http.config.file, in the
+# Prometheus HTTP client format; unset: none), SCONTROL and SINFO (default scontrol, sinfo),
+# SLURMD_NODENAME (set by slurmd; else the short host name). Also read from
+# /etc/default/linkwatch-slurm when present, as the prolog and epilog do.
 set -u
+[ -r /etc/default/linkwatch-slurm ] && . /etc/default/linkwatch-slurm
 linkwatch=${LINKWATCH:-/usr/bin/linkwatch}
 url=${LINKWATCH_URL:-http://127.0.0.1:10187}
 scontrol=${SCONTROL:-scontrol}
@@ -31,7 +35,10 @@ sinfo=${SINFO:-sinfo}
 node=${SLURMD_NODENAME:-$(hostname -s)}
 prefix="linkwatch:"
 
-verdict=$("$linkwatch" status --url "$url" --format npd 2>/dev/null)
+set -- status --url "$url" --format npd
+# A file, never the password itself: arguments show in ps and /proc.
+[ -n "${LINKWATCH_HTTP_CONFIG:-}" ] && set -- "$@" --http.config.file "$LINKWATCH_HTTP_CONFIG"
+verdict=$("$linkwatch" "$@" 2>/dev/null)
 rc=$?
 line=$(printf '%s\n' "$verdict" | head -n 1)
 

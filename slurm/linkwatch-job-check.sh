@@ -16,6 +16,9 @@
 # Environment (slurmd passes its own; also read from /etc/default/linkwatch-slurm when present):
 #   LINKWATCH              the command (default /usr/bin/linkwatch)
 #   LINKWATCH_CHECK_ARGS   more arguments for `linkwatch check` (e.g. --config FILE, --backend B)
+#   LINKWATCH_HTTP_CONFIG  the client config for an agent behind TLS or basic auth, passed as
+#                          --http.config.file (Prometheus HTTP client format: basic_auth with a
+#                          password_file, tls_config with a ca_file); unset: none
 #   LINKWATCH_ON_UNKNOWN   run (default) or drain
 #   LINKWATCH_DEVICES      the devices to check; default SLURM_JOB_GPUS (the job's GPUs or NPUs as
 #                          gres indices), else every device
@@ -41,6 +44,8 @@ say() {
 
 set -- check --level "$level" --timeout "$timeout" --format npd
 [ -n "$devices" ] && set -- "$@" --devices "$devices"
+# A file, never the password itself: arguments show in ps and /proc.
+[ -n "${LINKWATCH_HTTP_CONFIG:-}" ] && set -- "$@" --http.config.file "$LINKWATCH_HTTP_CONFIG"
 # shellcheck disable=SC2086 # LINKWATCH_CHECK_ARGS is a list of words
 out=$("$linkwatch" "$@" ${LINKWATCH_CHECK_ARGS:-} 2>/dev/null)
 rc=$?

@@ -3,6 +3,7 @@ package io.linkwatch.check;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
@@ -11,21 +12,46 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** Reads a running agent's {@code /api/v1/status}: what it last measured and read. */
+/**
+ * Reads a running agent's {@code /api/v1/status}: what it last measured and read. Behind the
+ * agent's web config it logs in and trusts as {@code --http.config.file} says ({@link
+ * HttpClientConfig}); {@link AgentFailure} says in words why an ask failed.
+ */
 public final class AgentStatusClient {
   private final String base;
   private final Duration timeout;
+  private final HttpClientConfig http;
 
   /**
    * @param url the agent's address, e.g. {@code http://127.0.0.1:10187}
    */
   public AgentStatusClient(String url, Duration timeout) {
+    this(url, timeout, HttpClientConfig.NONE);
+  }
+
+  public AgentStatusClient(String url, Duration timeout, HttpClientConfig http) {
     this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     this.timeout = timeout;
+    this.http = http;
   }
 
   public String base() {
     return base;
+  }
+
+  /** An answer other than 200, with its status code. */
+  public static final class Refused extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+
+    Refused(int status, String url) {
+      super("HTTP " + status + " from " + url);
+      this.status = status;
+    }
+
+    public int status() {
+      return status;
+    }
   }
 
   /**
@@ -33,20 +59,28 @@ public final class AgentStatusClient {
    *
    * @throws java.net.ConnectException when nothing listens there
    * @throws java.net.http.HttpTimeoutException when the agent does not answer within the timeout
-   * @throws IOException on any other HTTP failure, a status other than 200, or a document of
-   *     another {@link Verdict#STATUS_SCHEMA_VERSION} (an agent of another version: its figures
-   *     would be read as missing)
+   * @throws Refused on a status other than 200
+   * @throws IOException on any other HTTP or TLS failure, or a document of another {@link
+   *     Verdict#STATUS_SCHEMA_VERSION} (an agent of another version: its figures would be read as
+   *     missing)
    * @throws com.google.gson.JsonParseException when the answer is not JSON
    */
   public JsonObject fetch() throws IOException, InterruptedException {
     String statusUrl = base + "/api/v1/status";
-    HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            .version(http.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1);
+    if (statusUrl.startsWith("https:")) {
+      ClientTls.apply(http.tls(), builder);
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(statusUrl)).timeout(timeout).GET();
+    http.authorization().ifPresent(a -> request.header("Authorization", a.header()));
     HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(statusUrl)).timeout(timeout).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        builder.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
-      throw new IOException("HTTP " + r.statusCode() + " from " + statusUrl);
+      throw new Refused(r.statusCode(), statusUrl);
     }
     JsonObject status = JsonParser.parseString(r.body()).getAsJsonObject();
     JsonElement version = status.get("schema_version");

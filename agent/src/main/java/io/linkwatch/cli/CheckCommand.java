@@ -4,12 +4,14 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.check.CheckLevel;
 import io.linkwatch.check.CheckRecord;
 import io.linkwatch.check.LinkCheck;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.http.PassiveStatus;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveStore;
@@ -80,6 +82,8 @@ final class CheckCommand implements Callable<Integer> {
 
   @Mixin VerdictFormatOption output;
 
+  @Mixin HttpConfigOption httpConfig;
+
   @Option(
       names = "--force",
       description =
@@ -108,7 +112,8 @@ final class CheckCommand implements Callable<Integer> {
       converter = StatusCommand.UrlConverter.class,
       description =
           "The running agent, for its link readings and this host's last figures. None answering"
-              + " is fine. Default: 127.0.0.1 on the config's listen port.")
+              + " is fine. Default: 127.0.0.1 on the config's listen port, https when its web"
+              + " config serves TLS.")
   String url;
 
   static final class LevelConverter implements picocli.CommandLine.ITypeConverter<CheckLevel> {
@@ -168,8 +173,10 @@ final class CheckCommand implements Callable<Integer> {
     }
     List<Integer> chosen = devices(devices);
     Duration limit = timeout != null ? timeout : level.defaultTimeout();
-    String agentUrl = url != null ? url : "http://127.0.0.1:" + cfg.listen().port();
-    Optional<JsonObject> agentStatus = agentStatus(agentUrl);
+    String agentUrl = url != null ? url : defaultUrl(cfg);
+    HttpClientConfig http = httpConfig.load(agentUrl);
+    List<String> agentNotes = new ArrayList<>();
+    Optional<JsonObject> agentStatus = agentStatus(agentUrl, http, agentNotes);
     AgentConfig fixed = cfg;
     LinkCheck check =
         new LinkCheck(
@@ -185,10 +192,7 @@ final class CheckCommand implements Callable<Integer> {
     }
     Verdict verdict = report.verdict();
     List<String> notes = new ArrayList<>(verdict.notes());
-    if (agentStatus.isEmpty()) {
-      notes.add(
-          "no agent answered at " + agentUrl + ": judged without this host's earlier figures");
-    }
+    notes.addAll(agentNotes);
     CheckRecord.write(cfg.probeLock(), report);
     var out = spec.commandLine().getOut();
     if (json) {
@@ -209,14 +213,33 @@ final class CheckCommand implements Callable<Integer> {
     return output.format.exitCode(verdict.state());
   }
 
-  /** The agent's status, when one answers within 2 s; no agent is a normal case. */
-  private static Optional<JsonObject> agentStatus(String agentUrl) {
+  /**
+   * The agent on this host: https when its web config serves TLS (the same config file tells), on
+   * the config's listen port.
+   */
+  private static String defaultUrl(AgentConfig cfg) {
+    return (cfg.web().tls() ? "https" : "http") + "://127.0.0.1:" + cfg.listen().port();
+  }
+
+  /**
+   * The agent's status, when one answers within 2 s; no agent is a normal case, said in a note with
+   * the reason (an agent that wants a login is not "no agent").
+   */
+  private static Optional<JsonObject> agentStatus(
+      String agentUrl, HttpClientConfig http, List<String> notes) {
+    Duration limit = Duration.ofSeconds(2);
     try {
-      return Optional.of(new AgentStatusClient(agentUrl, Duration.ofSeconds(2)).fetch());
+      return Optional.of(new AgentStatusClient(agentUrl, limit, http).fetch());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
     } catch (Exception e) {
+      notes.add(
+          "no answer from the agent at "
+              + agentUrl
+              + " ("
+              + AgentFailure.reason(e, limit, http)
+              + "): judged without this host's earlier figures");
       return Optional.empty();
     }
   }

@@ -1,10 +1,12 @@
 package io.linkwatch.cli;
 
 import com.google.gson.JsonParseException;
+import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.check.CheckRecord;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.verdict.ExpectedFigure;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
@@ -46,6 +48,8 @@ final class StatusCommand implements Callable<Integer> {
   String url;
 
   @Mixin VerdictFormatOption output;
+
+  @Mixin HttpConfigOption httpConfig;
 
   @Option(
       names = "--timeout",
@@ -116,23 +120,16 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    AgentStatusClient agent = new AgentStatusClient(url, timeout);
+    HttpClientConfig http = httpConfig.load(url);
+    AgentStatusClient agent = new AgentStatusClient(url, timeout, http);
     String base = agent.base();
     AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
     List<ExpectedFigure> expected = cfg.expectedFigures();
     Verdict verdict;
     try {
       verdict = Verdict.judge(agent.fetch(), expected);
-    } catch (java.net.ConnectException e) {
-      verdict = Verdict.unreachable(base, "connection refused");
-    } catch (java.net.http.HttpTimeoutException e) {
-      verdict =
-          Verdict.unreachable(
-              base, "no answer within " + io.linkwatch.util.Durations.format(timeout));
     } catch (IOException | JsonParseException | IllegalStateException e) {
-      verdict =
-          Verdict.unreachable(
-              base, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+      verdict = Verdict.unreachable(base, AgentFailure.reason(e, timeout, http));
     } catch (RuntimeException e) {
       // A status document of another shape (another version of the agent): no verdict from it.
       verdict = Verdict.unreachable(base, "unreadable status: " + e);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
@@ -16,16 +17,21 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
+import java.util.List;
 import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509KeyManager;
 
 /**
- * Reads the PEM files (or inline PEM text) of a web config the way the server will, so that one
- * that cannot serve fails at load time with its name and reason: a missing file, a file without a
- * certificate, a key that is not a private key (PKCS#8, PKCS#1 RSA or SEC1 EC, as Vert.x reads
- * them) or that does not belong to the certificate.
+ * Reads PEM files (or inline PEM text) into what TLS needs, for the agent's server (web config) and
+ * for the client of {@code status} and {@code check} ({@code --http.config.file}) alike, so that a
+ * file that cannot serve fails at load time with its name and reason: a missing file, a file
+ * without a certificate, a key that is not a private key (PKCS#8, PKCS#1 RSA or SEC1 EC, as Vert.x
+ * reads them) or that does not belong to the certificate.
  */
-final class TlsFiles {
+public final class TlsFiles {
   private TlsFiles() {}
 
   static byte[] read(Path file) {
@@ -42,8 +48,12 @@ final class TlsFiles {
     return pem.path().map(TlsFiles::read).orElseGet(pem::bytes);
   }
 
-  /** The certificates of a PEM file or text; none is an error. */
-  static Collection<? extends Certificate> certificates(WebConfig.Pem source) {
+  /**
+   * The certificates of a PEM file or text; none is an error.
+   *
+   * @throws IllegalArgumentException naming the file and what is wrong
+   */
+  public static List<X509Certificate> certificates(WebConfig.Pem source) {
     byte[] pem = read(source);
     String file = source.describe();
     Collection<? extends Certificate> certs;
@@ -57,7 +67,72 @@ final class TlsFiles {
     if (certs.isEmpty()) {
       throw new IllegalArgumentException(file + ": holds no PEM certificate");
     }
-    return certs;
+    return certs.stream().map(X509Certificate.class::cast).toList();
+  }
+
+  /**
+   * Whether {@code pem} holds certificates; when not, the reason is a problem under {@code key} of
+   * {@code node}.
+   */
+  static boolean holdsCertificates(ConfigNode node, String key, WebConfig.Pem pem) {
+    try {
+      certificates(pem);
+      return true;
+    } catch (IllegalArgumentException e) {
+      node.problem(key, e.getMessage());
+      return false;
+    }
+  }
+
+  /** The JDK's PKIX check against {@code cas}, or against the JDK's trusted CAs when none. */
+  public static X509ExtendedTrustManager pkix(List<X509Certificate> cas)
+      throws GeneralSecurityException {
+    TrustManagerFactory f =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    f.init(cas.isEmpty() ? null : trustStore(cas));
+    for (TrustManager tm : f.getTrustManagers()) {
+      if (tm instanceof X509ExtendedTrustManager x) {
+        return x;
+      }
+    }
+    throw new GeneralSecurityException("the JDK has no X.509 trust manager");
+  }
+
+  /** A key store holding {@code certs} as trusted entries. */
+  private static KeyStore trustStore(List<? extends Certificate> certs)
+      throws GeneralSecurityException {
+    KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+    try {
+      ks.load(null, null);
+    } catch (IOException e) {
+      throw new GeneralSecurityException(e);
+    }
+    for (int i = 0; i < certs.size(); i++) {
+      ks.setCertificateEntry("ca" + i, certs.get(i));
+    }
+    return ks;
+  }
+
+  /**
+   * The key manager that presents {@code certFile} with {@code keyFile} (a client certificate).
+   *
+   * @throws IllegalArgumentException naming the key when it is not a private key
+   */
+  public static X509KeyManager keyManager(WebConfig.Pem certFile, WebConfig.Pem keyFile) {
+    byte[] key = read(keyFile);
+    byte[] cert = read(certFile);
+    try {
+      KeyManager[] managers =
+          new PemKeyCertOptions()
+              .setKeyValue(Buffer.buffer(key))
+              .setCertValue(Buffer.buffer(cert))
+              .getKeyManagerFactory(null)
+              .getKeyManagers();
+      return (X509KeyManager) managers[0];
+    } catch (Exception e) {
+      throw new IllegalArgumentException(
+          keyFile.describe() + ": not a PEM private key (PKCS#8, RSA or EC): " + firstLine(e));
+    }
   }
 
   /**
@@ -67,17 +142,10 @@ final class TlsFiles {
    * @throws IllegalArgumentException naming the file and what is wrong
    */
   static void checkKeyPair(WebConfig.Pem certFile, WebConfig.Pem keyFile) {
-    X509Certificate cert = (X509Certificate) certificates(certFile).iterator().next();
-    byte[] key = read(keyFile);
+    X509Certificate cert = certificates(certFile).get(0);
+    X509KeyManager manager = keyManager(certFile, keyFile);
     PrivateKey privateKey;
     try {
-      KeyManager[] managers =
-          new PemKeyCertOptions()
-              .setKeyValue(Buffer.buffer(key))
-              .setCertValue(Buffer.buffer(read(certFile)))
-              .getKeyManagerFactory(null)
-              .getKeyManagers();
-      X509KeyManager manager = (X509KeyManager) managers[0];
       String alias = manager.getServerAliases(cert.getPublicKey().getAlgorithm(), null)[0];
       privateKey = manager.getPrivateKey(alias);
     } catch (Exception e) {

@@ -6,7 +6,6 @@ import io.linkwatch.config.WebConfig.RateLimit;
 import io.linkwatch.config.WebConfig.Tls;
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,11 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 
 /**
  * Reads the web config file in the Prometheus exporter-toolkit format, key for key, and refuses
@@ -53,10 +49,6 @@ public final class WebConfigLoader {
           "X-Content-Type-Options", List.of("nosniff"),
           "X-Frame-Options", List.of("deny", "sameorigin"),
           "X-XSS-Protection", List.of());
-
-  /** Go's TLS version names, lowest first, with JSSE's. */
-  private static final Map<String, String> VERSIONS =
-      Map.of("TLS10", "TLSv1", "TLS11", "TLSv1.1", "TLS12", "TLSv1.2", "TLS13", "TLSv1.3");
 
   /** Go's curve names, as the exporter-toolkit takes them, to JSSE's named groups. */
   private static final Map<String, String> CURVES =
@@ -189,8 +181,8 @@ public final class WebConfigLoader {
             ? node.list("client_allowed_sans", List.of(), s -> s, false)
             : List.of();
 
-    String min = node.scalar("min_version", "TLS12", WebConfigLoader::tlsVersion);
-    String max = node.scalar("max_version", "TLS13", WebConfigLoader::tlsVersion);
+    String min = node.scalar("min_version", "TLS12", TlsVersions::parse);
+    String max = node.scalar("max_version", "TLS13", TlsVersions::parse);
     List<String> goCiphers =
         node.list("cipher_suites", List.of(), WebConfigLoader::cipherSuite, true);
     List<String> groups = node.list("curve_preferences", List.of(), WebConfigLoader::curve, true);
@@ -226,7 +218,7 @@ public final class WebConfigLoader {
           "set, but client_auth_type is NoClientCert: no client certificate is asked for");
     }
 
-    List<String> protocols = protocols(node, min, max);
+    List<String> protocols = TlsVersions.protocols(node, min, max);
     List<String> ciphers = cipherSuites(goCiphers);
     if (http2
         && !goCiphers.isEmpty()
@@ -240,7 +232,7 @@ public final class WebConfigLoader {
     }
 
     if (certPem != null
-        && check(node, certFile.isEmpty() ? "cert" : "cert_file", certPem)
+        && TlsFiles.holdsCertificates(node, certFile.isEmpty() ? "cert" : "cert_file", certPem)
         && keyPem != null) {
       try {
         TlsFiles.checkKeyPair(certPem, keyPem);
@@ -249,7 +241,7 @@ public final class WebConfigLoader {
       }
     }
     if (caPem != null) {
-      check(node, caKey, caPem);
+      TlsFiles.holdsCertificates(node, caKey, caPem);
     }
     if (certPem == null || keyPem == null || clientAuth == null) {
       return Optional.empty();
@@ -274,17 +266,6 @@ public final class WebConfigLoader {
     return inline.isEmpty() ? null : Pem.inline(inline);
   }
 
-  /** Checks that {@code pem} holds certificates; its failure is a problem under {@code key}. */
-  private static boolean check(ConfigNode node, String key, Pem pem) {
-    try {
-      TlsFiles.certificates(pem);
-      return true;
-    } catch (IllegalArgumentException e) {
-      node.problem(key, e.getMessage());
-      return false;
-    }
-  }
-
   private static ClientAuth clientAuth(String text) {
     if (text.equals("RequireClientCert")) { // the exporter-toolkit's old name, still taken
       return ClientAuth.REQUIRE_ANY_CLIENT_CERT;
@@ -300,51 +281,6 @@ public final class WebConfigLoader {
         "'" + text + "' is not a client_auth_type (" + String.join(", ", names) + ")");
   }
 
-  private static String tlsVersion(String text) {
-    if (VERSIONS.containsKey(text)) {
-      return text;
-    }
-    throw new IllegalArgumentException(
-        "'" + text + "' is not a TLS version (TLS10, TLS11, TLS12, TLS13)");
-  }
-
-  /**
-   * The JSSE protocols from {@code min} to {@code max}. One this JDK has disabled (TLS 1.0 and 1.1
-   * in {@code jdk.tls.disabledAlgorithms}, by default) is refused rather than silently left out.
-   */
-  private static List<String> protocols(ConfigNode node, String min, String max) {
-    if (min.compareTo(max) > 0) {
-      node.problem("min_version", min + " is above max_version " + max);
-      return List.of();
-    }
-    Set<String> enabled = Set.of(defaultParameters().getProtocols());
-    for (String key : List.of("min_version", "max_version")) {
-      String v = key.equals("min_version") ? min : max;
-      if (!enabled.contains(VERSIONS.get(v))) {
-        node.problem(
-            key,
-            "'"
-                + v
-                + "' is disabled in this JDK as insecure (jdk.tls.disabledAlgorithms in"
-                + " java.security): use TLS12 or TLS13");
-        return List.of();
-      }
-    }
-    return VERSIONS.keySet().stream()
-        .sorted()
-        .filter(v -> v.compareTo(min) >= 0 && v.compareTo(max) <= 0)
-        .map(VERSIONS::get)
-        .toList();
-  }
-
-  private static SSLParameters defaultParameters() {
-    try {
-      return SSLContext.getDefault().getDefaultSSLParameters();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JDK has no default TLS context", e);
-    }
-  }
-
   private static String cipherSuite(String text) {
     if (!GO_CIPHER_SUITES.contains(text) && !TLS13_CIPHER_SUITES.contains(text)) {
       throw new IllegalArgumentException(
@@ -353,7 +289,7 @@ public final class WebConfigLoader {
               + "' is not a cipher suite of Go's tls.CipherSuites(), the names the"
               + " exporter-toolkit takes (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)");
     }
-    if (!List.of(defaultParameters().getCipherSuites()).contains(text)) {
+    if (!List.of(TlsVersions.jdkDefaults().getCipherSuites()).contains(text)) {
       throw new IllegalArgumentException(
           "'" + text + "' is disabled in this JDK (jdk.tls.disabledAlgorithms in java.security)");
     }
@@ -371,7 +307,7 @@ public final class WebConfigLoader {
     List<String> out = new ArrayList<>(given.stream().distinct().toList());
     out.removeIf(TLS13_CIPHER_SUITES::contains);
     out.sort(Comparator.comparingInt(GO_CIPHER_SUITES::indexOf));
-    for (String s : defaultParameters().getCipherSuites()) {
+    for (String s : TlsVersions.jdkDefaults().getCipherSuites()) {
       if (TLS13_CIPHER_SUITES.contains(s)) {
         out.add(s);
       }

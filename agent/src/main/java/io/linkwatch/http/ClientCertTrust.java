@@ -3,8 +3,6 @@ package io.linkwatch.http;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
@@ -12,8 +10,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
@@ -36,20 +32,6 @@ final class ClientCertTrust extends X509ExtendedTrustManager {
     this.issuers =
         verify != null ? verify.getAcceptedIssuers() : cas.toArray(new X509Certificate[0]);
     this.allowedSans = List.copyOf(allowedSans);
-  }
-
-  /** The JDK's PKIX check against {@code cas}, or against the JDK's trusted CAs when none. */
-  static X509ExtendedTrustManager pkix(List<X509Certificate> cas) throws GeneralSecurityException {
-    TrustManagerFactory f =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    KeyStore store = cas.isEmpty() ? null : ServerTls.trustStore(cas);
-    f.init(store);
-    for (TrustManager tm : f.getTrustManagers()) {
-      if (tm instanceof X509ExtendedTrustManager x) {
-        return x;
-      }
-    }
-    throw new GeneralSecurityException("the JDK has no X.509 trust manager");
   }
 
   @Override

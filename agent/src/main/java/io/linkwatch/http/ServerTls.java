@@ -1,7 +1,7 @@
 package io.linkwatch.http;
 
+import io.linkwatch.config.TlsFiles;
 import io.linkwatch.config.WebConfig;
-import io.linkwatch.config.WebConfig.Pem;
 import io.linkwatch.config.WebConfig.Tls;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
@@ -10,12 +10,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.ServerSSLOptions;
 import io.vertx.core.net.TrustOptions;
-import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,40 +91,12 @@ final class ServerTls {
   }
 
   private static ClientCertTrust trustManager(Tls tls) {
-    List<X509Certificate> cas = tls.clientCa().map(ServerTls::certificates).orElse(List.of());
+    List<X509Certificate> cas = tls.clientCa().map(TlsFiles::certificates).orElse(List.of());
     try {
       return new ClientCertTrust(
-          tls.clientAuth().verifies() ? ClientCertTrust.pkix(cas) : null,
-          cas,
-          tls.clientAllowedSans());
+          tls.clientAuth().verifies() ? TlsFiles.pkix(cas) : null, cas, tls.clientAllowedSans());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot set up client certificate checks: " + e, e);
     }
-  }
-
-  static List<X509Certificate> certificates(Pem pem) {
-    try {
-      return CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(pem.bytes()))
-          .stream()
-          .map(X509Certificate.class::cast)
-          .toList();
-    } catch (CertificateException e) {
-      throw new IllegalArgumentException(pem.describe() + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** A key store holding {@code certs} as trusted entries. */
-  static KeyStore trustStore(List<? extends Certificate> certs) throws GeneralSecurityException {
-    KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-    try {
-      ks.load(null, null);
-    } catch (java.io.IOException e) {
-      throw new GeneralSecurityException(e);
-    }
-    for (int i = 0; i < certs.size(); i++) {
-      ks.setCertificateEntry("ca" + i, certs.get(i));
-    }
-    return ks;
   }
 }
