@@ -20,8 +20,9 @@
 #                      nothing about the links. Said on stderr, which slurmd logs.
 # It always exits 0: Slurm does nothing with the program's exit status, the actions are its own.
 #
-# Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent,
-# default http://127.0.0.1:10187; https://... for an agent serving TLS), LINKWATCH_HTTP_CONFIG
+# Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent;
+# default: what `linkwatch status` finds in the agent's config, 127.0.0.1 on its listen port,
+# https when it serves TLS), LINKWATCH_HTTP_CONFIG
 # (for an agent behind TLS or basic auth: the client config passed as --http.config.file, in the
 # Prometheus HTTP client format; unset: none), SCONTROL and SINFO (default scontrol, sinfo),
 # SLURMD_NODENAME (set by slurmd; else the short host name). Also read from
@@ -29,13 +30,14 @@
 set -u
 [ -r /etc/default/linkwatch-slurm ] && . /etc/default/linkwatch-slurm
 linkwatch=${LINKWATCH:-/usr/bin/linkwatch}
-url=${LINKWATCH_URL:-http://127.0.0.1:10187}
 scontrol=${SCONTROL:-scontrol}
 sinfo=${SINFO:-sinfo}
 node=${SLURMD_NODENAME:-$(hostname -s)}
 prefix="linkwatch:"
 
-set -- status --url "$url" --format npd
+set -- status
+[ -n "${LINKWATCH_URL:-}" ] && set -- "$@" --url "$LINKWATCH_URL"
+set -- "$@" --format npd
 # A file, never the password itself: arguments show in ps and /proc.
 [ -n "${LINKWATCH_HTTP_CONFIG:-}" ] && set -- "$@" --http.config.file "$LINKWATCH_HTTP_CONFIG"
 verdict=$("$linkwatch" "$@" 2>/dev/null)

@@ -112,8 +112,8 @@ final class CheckCommand implements Callable<Integer> {
       converter = StatusCommand.UrlConverter.class,
       description =
           "The running agent, for its link readings and this host's last figures. None answering"
-              + " is fine. Default: 127.0.0.1 on the config's listen port, https when its web"
-              + " config serves TLS.")
+              + " is fine. "
+              + LocalAgentUrl.DESCRIPTION)
   String url;
 
   static final class LevelConverter implements picocli.CommandLine.ITypeConverter<CheckLevel> {
@@ -173,7 +173,7 @@ final class CheckCommand implements Callable<Integer> {
     }
     List<Integer> chosen = devices(devices);
     Duration limit = timeout != null ? timeout : level.defaultTimeout();
-    String agentUrl = url != null ? url : defaultUrl(cfg);
+    String agentUrl = url != null ? url : LocalAgentUrl.of(cfg);
     HttpClientConfig http = httpConfig.load(agentUrl);
     List<String> agentNotes = new ArrayList<>();
     Optional<JsonObject> agentStatus = agentStatus(agentUrl, http, agentNotes);
@@ -211,14 +211,6 @@ final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     return output.format.exitCode(verdict.state());
-  }
-
-  /**
-   * The agent on this host: https when its web config serves TLS (the same config file tells), on
-   * the config's listen port.
-   */
-  private static String defaultUrl(AgentConfig cfg) {
-    return (cfg.web().tls() ? "https" : "http") + "://127.0.0.1:" + cfg.listen().port();
   }
 
   /**

@@ -42,9 +42,8 @@ final class StatusCommand implements Callable<Integer> {
   @Option(
       names = "--url",
       paramLabel = "URL",
-      defaultValue = "http://127.0.0.1:10187",
       converter = UrlConverter.class,
-      description = "The agent's address. Default: ${DEFAULT-VALUE}.")
+      description = "The agent's address. " + LocalAgentUrl.DESCRIPTION)
   String url;
 
   @Mixin VerdictFormatOption output;
@@ -120,10 +119,11 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HttpClientConfig http = httpConfig.load(url);
-    AgentStatusClient agent = new AgentStatusClient(url, timeout, http);
-    String base = agent.base();
     AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
+    String agentUrl = url != null ? url : LocalAgentUrl.of(cfg);
+    HttpClientConfig http = httpConfig.load(agentUrl);
+    AgentStatusClient agent = new AgentStatusClient(agentUrl, timeout, http);
+    String base = agent.base();
     List<ExpectedFigure> expected = cfg.expectedFigures();
     Verdict verdict;
     try {

@@ -69,7 +69,9 @@ class SlurmHttpConfigTest {
             "npd",
             "--http.config.file",
             "/etc/linkwatch/http.yml");
-    assertThat(argsOf("linkwatch-healthcheck.sh", Map.of())).doesNotContain("--http.config.file");
+    // Neither set: status finds the agent in its config, and asks without a client config.
+    assertThat(argsOf("linkwatch-healthcheck.sh", Map.of()))
+        .containsExactly("status", "--format", "npd");
   }
 
   @Test
