@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientOptions;
@@ -64,7 +65,12 @@ public final class PodResourcesClient implements AutoCloseable {
         GrpcClient.client(
             vertx,
             new GrpcClientOptions().setMaxMessageSize(MAX_MESSAGE_BYTES),
-            new HttpClientOptions().setConnectTimeout((int) Math.max(1, timeout.toMillis())));
+            // Given options replace vertx-grpc's own, so they repeat its HTTP/2 with prior
+            // knowledge (gRPC servers, the kubelet's too, do not upgrade from HTTP/1.1).
+            new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false)
+                .setConnectTimeout((int) Math.max(1, timeout.toMillis())));
   }
 
   public Path socket() {
