@@ -193,7 +193,7 @@ public final class ResultStore {
       for (TargetStatus t : targets.values()) {
         for (var m : t.measurements()) {
           if (m instanceof DeviceInfo d) {
-            keys.add(new DeviceKeys(d.device(), d.physicalId(), ""));
+            keys.add(new DeviceKeys(d.device(), d.physicalId(), d.uuid()));
           }
         }
       }

@@ -22,14 +22,18 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The agent process on the sim, with a fake kubelet on the configured pod-resources socket: a job
  * on device 1 is named by its pod in {@code linkwatch_device_busy_reason} and {@code
  * /api/v1/status} once the kubelet allocated that device to it (by phy_id as Huawei's plugin names
- * it, by NVML index as NVIDIA's does under {@code --device-id-strategy=index}), and the pod's
- * series go when the job ends.
+ * it, by NVML UUID as NVIDIA's does by default), and the pod's series go when the job ends.
  */
 class PodHoldersLiveTest {
   static final Pattern PHY_ID =
       Pattern.compile("linkwatch_device_info\\{device=\"1\",[^}]*phy_id=\"(\\d+)\"");
 
   @TempDir Path dir;
+
+  /** The CUDA face's NVML UUID of the GPU with this NVML index (native/src/nvml.c). */
+  static String uuid(String nvmlIndex) {
+    return String.format("GPU-51110000-0000-4000-8000-%012x", Integer.parseInt(nvmlIndex));
+  }
 
   @ParameterizedTest
   @EnumSource(SimFace.class)
@@ -61,7 +65,7 @@ class PodHoldersLiveTest {
       kubelet.answer(
           face == SimFace.ASCEND
               ? pod("ml", "train-0", "trainer", "huawei.com/Ascend910", "Ascend910-" + phy.group(1))
-              : pod("ml", "train-0", "trainer", "nvidia.com/gpu", phy.group(1)),
+              : pod("ml", "train-0", "trainer", "nvidia.com/gpu", uuid(phy.group(1))),
           pod("ml", "other-1", "trainer", "huawei.com/Ascend910", "Ascend910-999"));
 
       agent.faults("busy 1 pid 4242 util 80");

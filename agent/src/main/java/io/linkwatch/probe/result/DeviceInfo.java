@@ -4,8 +4,10 @@ import io.linkwatch.util.ByteSize;
 
 /**
  * One device's inventory, e.g. summarised as {@code dev0 Ascend910_9382 64GiB phy 2}. {@code
- * physicalId} and {@code numaNode} are empty strings when unknown; {@code cpuAffinity} is the CPU
- * list the topology shows, or empty.
+ * physicalId}, {@code numaNode} and {@code uuid} are empty strings when unknown; {@code
+ * cpuAffinity} is the CPU list the topology shows, or empty. {@code uuid} is the device's UUID
+ * where the runtime reports one (NVML's {@code GPU-...}): the id NVIDIA's device plugin gives the
+ * kubelet.
  */
 public record DeviceInfo(
     int device,
@@ -13,8 +15,26 @@ public record DeviceInfo(
     String physicalId,
     String numaNode,
     String cpuAffinity,
-    long memoryTotalBytes)
+    long memoryTotalBytes,
+    String uuid)
     implements Measurement {
+
+  public DeviceInfo {
+    // Absent from the JSON of releases before it.
+    uuid = uuid == null ? "" : uuid;
+  }
+
+  /** A device without a known UUID. */
+  public DeviceInfo(
+      int device,
+      String name,
+      String physicalId,
+      String numaNode,
+      String cpuAffinity,
+      long memoryTotalBytes) {
+    this(device, name, physicalId, numaNode, cpuAffinity, memoryTotalBytes, "");
+  }
+
   @Override
   public String summary() {
     StringBuilder s =
