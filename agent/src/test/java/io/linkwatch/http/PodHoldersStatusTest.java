@@ -44,16 +44,14 @@ class PodHoldersStatusTest {
   @Test
   void aBusyDeviceNamesItsPodInTheMetricsAndTheStatus() throws Exception {
     Path socket = dir.resolve("kubelet.sock");
-    ResultStore store = new ResultStore(Clock.systemUTC());
     try (FakeKubelet kubelet = FakeKubelet.start(socket);
-        PodHolderLookup lookup = lookup(socket, store);
-        Served served = Served.start(store)) {
-      store.onDevicesChecked(lookup::checked);
+        Node node = Node.start(socket)) {
+      ResultStore store = node.store();
+      Served served = node.served();
       kubelet.answer(
           pod("ml", "train-0", "trainer", "huawei.com/Ascend910", "Ascend910-5"),
           pod("ml", "idle-1", "waiter", "huawei.com/Ascend910", "Ascend910-4"));
-      store.record(topology());
-      store.record(checked(true));
+      node.deviceOneBusy();
 
       await()
           .atMost(Duration.ofSeconds(10))
@@ -98,15 +96,13 @@ class PodHoldersStatusTest {
   @Test
   void aHangingKubeletIsReportedAndNothingWaitsForIt() throws Exception {
     Path socket = dir.resolve("kubelet.sock");
-    ResultStore store = new ResultStore(Clock.systemUTC());
     try (FakeKubelet kubelet = FakeKubelet.start(socket);
-        PodHolderLookup lookup = lookup(socket, store);
-        Served served = Served.start(store)) {
-      store.onDevicesChecked(lookup::checked);
+        Node node = Node.start(socket)) {
+      ResultStore store = node.store();
+      Served served = node.served();
       kubelet.mode(FakeKubelet.Mode.HANG);
-      store.record(topology());
       long started = System.nanoTime();
-      store.record(checked(true));
+      node.deviceOneBusy();
       // Recording the run (what a probe run does) did not wait for the kubelet, nor does a scrape.
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(TIMEOUT);
       assertThat(served.get("/metrics"))
@@ -126,12 +122,10 @@ class PodHoldersStatusTest {
   @Test
   void withoutASocketTheBusyReasonStaysAsItWasAndNothingIsCounted() throws Exception {
     Path socket = dir.resolve("absent.sock");
-    ResultStore store = new ResultStore(Clock.systemUTC());
-    try (PodHolderLookup lookup = lookup(socket, store);
-        Served served = Served.start(store)) {
-      store.onDevicesChecked(lookup::checked);
-      store.record(topology());
-      store.record(checked(true));
+    try (Node node = Node.start(socket)) {
+      ResultStore store = node.store();
+      Served served = node.served();
+      node.deviceOneBusy();
       assertThat(store.podLookup())
           .hasValueSatisfying(l -> assertThat(l.result()).isEqualTo(PodLookup.Result.ABSENT));
       String metrics = served.get("/metrics");
@@ -149,14 +143,12 @@ class PodHoldersStatusTest {
   @Test
   void aKubeletThatAnswersGarbageIsCountedAsAnError() throws Exception {
     Path socket = dir.resolve("kubelet.sock");
-    ResultStore store = new ResultStore(Clock.systemUTC());
     try (FakeKubelet kubelet = FakeKubelet.start(socket);
-        PodHolderLookup lookup = lookup(socket, store);
-        Served served = Served.start(store)) {
-      store.onDevicesChecked(lookup::checked);
+        Node node = Node.start(socket)) {
+      ResultStore store = node.store();
+      Served served = node.served();
       kubelet.mode(FakeKubelet.Mode.GARBAGE);
-      store.record(topology());
-      store.record(checked(true));
+      node.deviceOneBusy();
       await().atMost(Duration.ofSeconds(10)).until(() -> store.podLookup().isPresent());
       assertThat(store.podLookup().orElseThrow().result()).isEqualTo(PodLookup.Result.ERROR);
       assertThat(served.get("/metrics"))
@@ -165,16 +157,36 @@ class PodHoldersStatusTest {
     }
   }
 
-  /** The agent's wiring: every recorded run's device checks go to the lookup. */
-  private static PodHolderLookup lookup(Path socket, ResultStore store) {
-    PodHolderLookup lookup =
-        new PodHolderLookup(
-            new PodResourcesClient(socket, TIMEOUT),
-            TIMEOUT,
-            store::deviceKeys,
-            store::recordPodLookup,
-            Clock.systemUTC());
-    return lookup;
+  /**
+   * The agent's side as {@code Agent} wires it: a store whose recorded device checks go to the
+   * kubelet lookup, served over HTTP.
+   */
+  private record Node(ResultStore store, PodHolderLookup lookup, Served served)
+      implements AutoCloseable {
+    static Node start(Path socket) throws Exception {
+      ResultStore store = new ResultStore(Clock.systemUTC());
+      PodHolderLookup lookup =
+          new PodHolderLookup(
+              new PodResourcesClient(socket, TIMEOUT),
+              TIMEOUT,
+              store::deviceKeys,
+              store::recordPodLookup,
+              Clock.systemUTC());
+      store.onDevicesChecked(lookup::checked);
+      return new Node(store, lookup, Served.start(store));
+    }
+
+    /** The topology probe ran, then a p2p run found device 1 busy. */
+    void deviceOneBusy() {
+      store.record(topology());
+      store.record(checked(true));
+    }
+
+    @Override
+    public void close() {
+      served.close();
+      lookup.close();
+    }
   }
 
   /** The topology probe's inventory: device 0 is phy_id 4, device 1 phy_id 5. */
