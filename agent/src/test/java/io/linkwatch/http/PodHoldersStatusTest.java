@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,11 @@ class PodHoldersStatusTest {
   static final Duration TIMEOUT = Duration.ofMillis(800);
 
   @TempDir Path dir;
+
+  @BeforeAll
+  static void loadTheClasses(@TempDir Path warm) throws Exception {
+    FakeKubelet.warmUp(warm);
+  }
 
   @Test
   void aBusyDeviceNamesItsPodInTheMetricsAndTheStatus() throws Exception {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,11 @@ class PodResourcesClientTest {
   static final Duration TIMEOUT = Duration.ofMillis(700);
 
   @TempDir Path dir;
+
+  @BeforeAll
+  static void loadTheClasses(@TempDir Path warm) throws Exception {
+    FakeKubelet.warmUp(warm);
+  }
 
   @Test
   void listsEveryDeviceOfEveryContainerAndCallsTheKubeletsMethod() throws Exception {
@@ -159,7 +165,7 @@ class PodResourcesClientTest {
     Path socket = dir.resolve("kubelet.sock");
     try (FakeKubelet kubelet = FakeKubelet.start(socket);
         PodResourcesClient client = new PodResourcesClient(socket, TIMEOUT)) {
-      // The first call answers (and loads the classes of both sides), then the kubelet sticks.
+      // The first call answers, then the kubelet sticks.
       kubelet.answer(pod("ml", "train-0", "trainer", "nvidia.com/gpu", "0"));
       assertThat(get(client)).hasSize(1);
       kubelet.mode(FakeKubelet.Mode.HANG);

@@ -1,6 +1,7 @@
 package io.linkwatch.testing;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.linkwatch.kubelet.PodResourcesClient;
 import io.linkwatch.kubelet.v1.ContainerDevices;
 import io.linkwatch.kubelet.v1.ContainerResources;
 import io.linkwatch.kubelet.v1.ListPodResourcesRequest;
@@ -15,6 +16,7 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -70,6 +72,23 @@ public final class FakeKubelet implements AutoCloseable {
             .get(10, TimeUnit.SECONDS);
     self[0] = new FakeKubelet(vertx, server);
     return self[0];
+  }
+
+  /**
+   * One call to a fake kubelet in {@code dir}, with time to spare: the first gRPC call of a JVM
+   * loads Vert.x's HTTP/2 and protobuf classes on both sides, which on a loaded machine alone can
+   * take longer than a test's short timeout. Tests that time calls run this first.
+   */
+  public static void warmUp(Path dir) throws Exception {
+    Path socket = dir.resolve("warm-up.sock");
+    try (FakeKubelet kubelet = start(socket);
+        PodResourcesClient client = new PodResourcesClient(socket, Duration.ofSeconds(30))) {
+      kubelet.answer(pod("ml", "warm-0", "c", "nvidia.com/gpu", "0"));
+      if (client.list().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).size()
+          != 1) {
+        throw new IllegalStateException("the warm-up call did not list its one device");
+      }
+    }
   }
 
   /** Answers with these pods from now on. */
