@@ -12,7 +12,7 @@
 #  5. runs the agent itself on the arm64 JDK for one probe round (its workers and its watcher
 #     started through qemu too, via LINKWATCH_WORKER_JAVA) and checks what /metrics says.
 # Exits non-zero on the first failed step or on any mismatch. Took 8 min 48 s on 2 shared cores
-# (README, "Supported platforms"), so it is a CI step of its own, not part of scripts/test.sh.
+# (docs/install.md, "Supported platforms"), so it is a CI step of its own, not part of scripts/test.sh.
 # ARCH_CHECK_SKIP_BUILD=1 uses the jar and native builds already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -239,7 +239,7 @@ printf '%s\n' "$metrics" >"$work/metrics.txt"
 python3 - "$work/p2p-x86.json" "$work/metrics.txt" "$tolerance" <<'EOF' || mismatches=$((mismatches + 1))
 import json, re, sys
 tol = float(sys.argv[3])
-ref = {(m["src"], m["dst"]): m["bytesPerSecond"]
+ref = {(m["src"], m["dst"]): m["bytes_per_second"]
        for t in json.load(open(sys.argv[1]))["targets"] for m in t["measurements"]}
 bad, seen = 0, 0
 for line in open(sys.argv[2]):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
-# systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), chromium, and Slurm (slurmctld, slurmd, the clients,
+# systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), chromium, man-db, groff, and Slurm (slurmctld, slurmd, the clients,
 # munge); with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
@@ -25,6 +25,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)
   # Headless Chromium for the status page's browser tests and scripts/screenshots.sh.
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  # man -l and groff render the packaged manual page in the package tests (packaging/tests/kit.sh).
+  command -v man >/dev/null 2>&1 || need+=(man-db)
+  command -v groff >/dev/null 2>&1 || need+=(groff-base)
   # A real one-node Slurm for the health-check test (scripts/slurm/one-node.sh).
   command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 &&
     command -v sbatch >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 ||

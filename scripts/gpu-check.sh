@@ -8,9 +8,16 @@
 # the jar or java is missing, 0 when every probe ran (or was not applicable).
 # Usage: scripts/gpu-check.sh [JAR (agent/target/linkwatch.jar)]
 #   BACKEND=sim-cuda scripts/gpu-check.sh   runs the same on the simulator (no GPU needed)
+# The packages install it as /usr/share/linkwatch/gpu-check.sh, beside the jar it then uses.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-jar=${1:-agent/target/linkwatch.jar}
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/linkwatch.jar" ]; then
+  default_jar=$here/linkwatch.jar
+else
+  cd "$here/.."
+  default_jar=agent/target/linkwatch.jar
+fi
+jar=${1:-$default_jar}
 backend=${BACKEND:-cuda}
 command -v java >/dev/null || { echo "gpu-check: java missing" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "gpu-check: python3 missing" >&2; exit 2; }
@@ -80,7 +87,7 @@ for name in ["topology", "device_memory", "host_transfer", "p2p", "p2p_bidirecti
             kind = m["type"]
             if kind == "DeviceInfo":
                 rows.append((name, t["target"], "%s, %.0f GiB, NUMA node %s, CPUs %s" % (
-                    m["name"], m["memory_total_bytes"] / 2**30, m["numa_node"] or "?",
+                    m["name"], m["memory_total_bytes"] / 2**30, "?" if m["numa_node"] is None else m["numa_node"],
                     m["cpu_affinity"] or "?"), "", ""))
             elif kind == "LinkInfo":
                 rows.append((name, "%d->%d" % (m["src"], m["dst"]), m["link"], "", ""))

@@ -11,14 +11,15 @@
 #
 # Environment: LINKWATCH_IMAGE_SUITE (default bookworm), LINKWATCH_IMAGE_MIRROR (default
 # http://deb.debian.org/debian), LINKWATCH_IMAGE_ARCH (default the host's dpkg architecture),
-# SOURCE_DATE_EPOCH (default: the last commit's time, so two builds of one commit give the same
-# files and timestamps).
+# SOURCE_DATE_EPOCH (default: the last commit's time: every file of the layer gets that time; two
+# builds of one commit then differ only in Java's trust store, whose entries ca-certificates-java
+# stamps with the time it wrote them; docs/kubernetes.md).
 #
 # What the image holds: Debian's openjdk-17-jre-headless and what it depends on, the agent jar
 # (which carries liblinkwatch-sim.so for the sim backends), the launcher /usr/bin/linkwatch
 # (packaging/src/bin/linkwatch) and the shipped /etc/linkwatch/linkwatch.yaml; the user linkwatch
 # (uid/gid 10187); documentation, man pages and locales are left out. No CANN and no NVIDIA
-# libraries: on a node they come from the host (deploy/kubernetes, README "Kubernetes").
+# libraries: on a node they come from the host (deploy/kubernetes, docs/kubernetes.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# /metrics throughput and latency with the status page closed and then open (fetched every
-# second, five times its default refresh rate), from the same agent in one run: wrk on /metrics
+# /metrics throughput and latency with the status page closed and then open (the page and its
+# charts' history fetched every second, five times its default refresh rate), from the same agent in one run: wrk on /metrics
 # for DURATION (10s) each time. Needs the built jar and wrk (scripts/deps.sh --test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,9 +25,16 @@ run() {
     awk -v what="$1" '/Requests\/sec/ {rps=$2} /^ +99%/ {p99=$2} END {printf "%-24s %10s req/s  p99 %s\n", what, rps, p99}'
 }
 run "page closed"
-( while :; do curl -fsS -o /dev/null "http://127.0.0.1:$port/?refresh=1"; sleep 1; done ) &
+# The page's script also fetches /api/v1/history when a run was recorded; fetching it on every
+# refresh here is more than a real page asks.
+( while :; do
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/?refresh=1"
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/api/v1/history"
+    sleep 1
+  done ) &
 poller=$!
 run "page open (1 s refresh)"
 kill $poller; poller=""
 run "page closed again"
-echo "page size: $(curl -fsS "http://127.0.0.1:$port/" | wc -c) bytes"
+echo "page size: $(curl -fsS "http://127.0.0.1:$port/" | wc -c) bytes," \
+  "history: $(curl -fsS "http://127.0.0.1:$port/api/v1/history" | wc -c) bytes"

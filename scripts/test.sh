@@ -24,6 +24,7 @@ step "maven verify (native + agent + packages)" mvn -B verify
 step "grafana dashboard and alert rules" grafana/test/check.sh
 step "systemd unit" packaging/tests/systemd-unit.sh
 step "rpm contents" packaging/tests/rpm-contents.sh
+step "tarball install.sh" packaging/tests/tarball-install.sh
 step "deb install round trip" packaging/tests/deb-roundtrip.sh
 step "fault soak, 2 minutes (no growth of fds, threads, workers; RSS bounded)" \
   scripts/fault-soak.sh 2 2 60

@@ -19,7 +19,7 @@ native=()
 for i in $(seq "$rounds"); do
   n=$(native/build/p2p-loop --sizes "$size" --warmup 5 --iterations 20 | sed -n 's/.*median_gbps=\([0-9.]*\).*/\1/p' | tail -1)
   a=$(java -jar "$jar" probe p2p --backend sim --pairs '0->1' --sizes "$size" --warmup 5 --iterations 20 --json \
-      | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["targets"][0]["measurements"][0]["bytesPerSecond"]/1e9)')
+      | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["targets"][0]["measurements"][0]["bytes_per_second"]/1e9)')
   native+=("$n")
   agent+=("$a")
   printf 'round %d: native %.2f GB/s, agent %.2f GB/s\n' "$i" "$n" "$a"

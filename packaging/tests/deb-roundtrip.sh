@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install -> run -> upgrade -> remove -> purge round trip of the linkwatch .deb (as root).
 #   1. dpkg -i (a Java 17+ runtime must be present; see below), files, user and group exist,
-#      the unit is installed but not enabled;
+#      the unit is installed but not enabled; the monitoring kit, the completion script (loads in
+#      bash), the manual page (man -l renders it) and the docs are installed (tests/kit.sh);
 #   2. the installed launcher, run AS THE SERVICE USER with the sim backend, serves
 #      linkwatch_build_info on /metrics within 60 s, and exits on SIGTERM;
 #   3. edited configuration survives a reinstall of the same .deb;
@@ -13,15 +14,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=${LINKWATCH_TARGET:-$here/../target}
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { # DESCRIPTION COMMAND...
-    local desc=$1; shift
-    if "$@"; then pass "$desc"; else fail "$desc"; fi
-}
-abort() { echo "ABORT: $*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# shellcheck source=report.sh
+source "$here/report.sh"
 
 [ "$(id -u)" -eq 0 ] || abort "run as root (dpkg -i, runuser)"
 for tool in dpkg dpkg-deb curl runuser getent; do
@@ -83,6 +77,9 @@ check "installed and executable: the Slurm prolog" test -x /usr/share/linkwatch/
 check "installed and executable: the prolog's and epilog's check" test -x /usr/share/linkwatch/slurm/linkwatch-job-check.sh
 check "installed and executable: the Slurm epilog" test -x /usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh
 check "installed: the node-problem-detector monitor" test -f /usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json
+# shellcheck source=kit.sh
+source "$here/kit.sh"
+check_kit /
 conffiles=$(dpkg-query -W -f '${Conffiles}' linkwatch)
 check "conffiles registered: /etc/linkwatch/linkwatch.yaml, /etc/default/linkwatch" \
     bash -c '[[ "$1" == *"/etc/linkwatch/linkwatch.yaml "* && "$1" == *"/etc/default/linkwatch "* ]]' _ "$conffiles"
@@ -168,7 +165,7 @@ check "after remove: program files gone" \
 check "after remove: edited configuration kept" grep -qxF -- "$marker" /etc/linkwatch/linkwatch.yaml
 check "dpkg --purge succeeds" bash -c 'dpkg --purge linkwatch </dev/null >/dev/null'
 for p in /usr/share/linkwatch /etc/linkwatch /usr/bin/linkwatch /etc/default/linkwatch "$unit" \
-    /usr/share/doc/linkwatch /var/lib/linkwatch /var/log/linkwatch /var/cache/linkwatch; do
+    /usr/share/doc/linkwatch /var/lib/linkwatch /var/log/linkwatch /var/cache/linkwatch "${kit_paths[@]}"; do
     check "after purge: $p is gone" test ! -e "$p"
 done
 check "after purge: dpkg knows nothing of linkwatch" bash -c 's=$(dpkg-query -W -f "\${db:Status-Abbrev}" linkwatch 2>/dev/null | tr -d " "); [ -z "$s" ] || [ "$s" = un ] || [ "$s" = pn ]'
@@ -179,5 +176,4 @@ if [ "$user_existed" = no ]; then deluser --system --quiet linkwatch >/dev/null 
 if getent group linkwatch >/dev/null && [ "$user_existed" = no ]; then delgroup --system --quiet linkwatch >/dev/null 2>&1 || groupdel linkwatch || true; fi
 if [ "$group_existed" = no ]; then groupdel HwHiAiUser || true; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

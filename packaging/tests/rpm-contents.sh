@@ -7,11 +7,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=${LINKWATCH_TARGET:-$here/../target}
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-abort() { echo "$*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# shellcheck source=report.sh
+source "$here/report.sh"
 
 for tool in dpkg-deb rpm; do
     command -v "$tool" >/dev/null || abort "$tool not found (Debian: apt-get install rpm)"
@@ -69,6 +66,20 @@ while IFS=$'\t' read -r path _ _; do
 done < "$work/rpm.files"
 if [ -z "$differs" ]; then pass "same file contents"; else fail "contents differ:$differs"; fi
 
+# The monitoring kit, completion script, manual page and docs, checked in each payload.
+# shellcheck source=kit.sh
+source "$here/kit.sh"
+echo "-- the .deb's payload"
+check_kit "$work/deb"
+echo "-- the .rpm's payload"
+check_kit "$work/rpm"
+
+# Every directory either package brings is traversable (755): a folder that took its files'
+# mode 644 would hide them from every user but root.
+baddirs=$( { dpkg-deb -c "$deb" | awk '$1 ~ /^d/ && $1 != "drwxr-xr-x" { print "deb " $1 " " $6 }'
+    rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ && $1 != "drwxr-xr-x" { print "rpm " $1 " " $9 }'; } || true)
+if [ -z "$baddirs" ]; then pass "every directory in both packages is 755"; else fail "directories not 755: $baddirs"; fi
+
 # Configuration files: deb conffiles = rpm %config.
 dpkg-deb -I "$deb" conffiles | sort > "$work/deb.conf"
 rpm -qcp "$rpmfile" | sort > "$work/rpm.conf"
@@ -85,7 +96,8 @@ else
 fi
 
 # Directories the package owns (so removal cleans them up) must be in both.
-for dir in /etc/linkwatch /usr/share/linkwatch /usr/share/doc/linkwatch; do
+for dir in /etc/linkwatch /usr/share/linkwatch /usr/share/doc/linkwatch /usr/share/doc/linkwatch/docs \
+    /usr/share/linkwatch/slurm /usr/share/linkwatch/dashboards /usr/share/linkwatch/rules /usr/share/linkwatch/alertmanager; do
     if rpm -qlp "$rpmfile" | grep -xF "$dir" >/dev/null && dpkg-deb -c "$deb" | awk '{print $6}' | grep -xF ".$dir/" >/dev/null; then
         pass "both own $dir"
     else
@@ -93,7 +105,7 @@ for dir in /etc/linkwatch /usr/share/linkwatch /usr/share/doc/linkwatch; do
     fi
 done
 # ...and neither owns a shared system directory in the .rpm (rpm would remove it on erase).
-shared=$(rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ { print $9 }' | grep -vE '^/(etc|usr/share|usr/share/doc)/linkwatch$|^/usr/share/linkwatch/(slurm|slurm/prolog.d|slurm/epilog.d|node-problem-detector)$' || true)
+shared=$(rpm -qlvp "$rpmfile" | awk '$1 ~ /^d/ { print $9 }' | grep -vE '^/(etc|usr/share|usr/share/doc)/linkwatch$|^/usr/share/doc/linkwatch/docs$|^/usr/share/linkwatch/(slurm|slurm/prolog.d|slurm/epilog.d|node-problem-detector|dashboards|rules|alertmanager)$' || true)
 if [ -z "$shared" ]; then pass "the .rpm owns no shared directories"; else fail "the .rpm owns shared directories: $shared"; fi
 
 # Java dependency on both sides.
@@ -103,5 +115,4 @@ else
     fail "Java dependency missing (deb: $(dpkg-deb -f "$deb" Depends); rpm: $(rpm -qp --requires "$rpmfile" | tr '\n' ' '))"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

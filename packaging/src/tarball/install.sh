@@ -91,6 +91,20 @@ if [ "$mode" = install ]; then
         "$DESTDIR/usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh"
     install -D -m 0644 "$here/share/node-problem-detector/linkwatch-monitor.json" \
         "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
+    for f in "$here"/share/dashboards/*.json; do
+        install -D -m 0644 "$f" "$DESTDIR/usr/share/linkwatch/dashboards/$(basename "$f")"
+    done
+    install -D -m 0644 "$here/share/rules/linkwatch.rules.yml" "$DESTDIR/usr/share/linkwatch/rules/linkwatch.rules.yml"
+    for f in "$here"/share/alertmanager/*; do
+        install -D -m 0644 "$f" "$DESTDIR/usr/share/linkwatch/alertmanager/$(basename "$f")"
+    done
+    install -D -m 0755 "$here/share/gpu-check.sh" "$DESTDIR/usr/share/linkwatch/gpu-check.sh"
+    install -D -m 0644 "$here/completion/linkwatch" "$DESTDIR/usr/share/bash-completion/completions/linkwatch"
+    install -D -m 0644 "$here/man/linkwatch.1.gz" "$DESTDIR/usr/share/man/man1/linkwatch.1.gz"
+    rm -rf "$DESTDIR/usr/share/doc/linkwatch/docs"
+    install -d -m 0755 "$DESTDIR/usr/share/doc/linkwatch"
+    cp -R "$here/docs" "$DESTDIR/usr/share/doc/linkwatch/docs"
+    chmod -R u=rwX,go=rX "$DESTDIR/usr/share/doc/linkwatch/docs"
     install -d -m 0755 "$DESTDIR/etc/linkwatch" "$DESTDIR/etc/default"
     install_config "$here/etc/linkwatch.yaml" /etc/linkwatch/linkwatch.yaml
     install_config "$here/etc/linkwatch.default" /etc/default/linkwatch
@@ -112,6 +126,12 @@ rm -f "$DESTDIR/usr/share/linkwatch/slurm/linkwatch-healthcheck.sh" \
     "$DESTDIR/usr/share/linkwatch/slurm/prolog.d/50-linkwatch.sh" \
     "$DESTDIR/usr/share/linkwatch/slurm/epilog.d/50-linkwatch.sh" \
     "$DESTDIR/usr/share/linkwatch/node-problem-detector/linkwatch-monitor.json"
+# Folders that only linkwatch writes: removed whole.
+rm -rf "$DESTDIR/usr/share/linkwatch/dashboards" "$DESTDIR/usr/share/linkwatch/rules" \
+    "$DESTDIR/usr/share/linkwatch/alertmanager" "$DESTDIR/usr/share/doc/linkwatch/docs"
+rm -f "$DESTDIR/usr/share/linkwatch/gpu-check.sh" \
+    "$DESTDIR/usr/share/bash-completion/completions/linkwatch" \
+    "$DESTDIR/usr/share/man/man1/linkwatch.1.gz"
 rmdir "$DESTDIR/usr/share/linkwatch/slurm/prolog.d" "$DESTDIR/usr/share/linkwatch/slurm/epilog.d" \
     2>/dev/null || true
 rmdir "$DESTDIR/usr/share/linkwatch/slurm" "$DESTDIR/usr/share/linkwatch/node-problem-detector" \

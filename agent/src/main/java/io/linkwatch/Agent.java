@@ -4,6 +4,7 @@ import io.linkwatch.check.CheckRecordPoller;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.http.HttpApi;
 import io.linkwatch.kubelet.PodHolderLookup;
 import io.linkwatch.kubelet.PodResourcesClient;
@@ -66,7 +67,7 @@ public final class Agent implements AutoCloseable {
       throw new IllegalArgumentException("the backend must be resolved before the agent starts");
     }
     Clock clock = Clock.systemUTC();
-    ResultStore store = new ResultStore(clock);
+    ResultStore store = new ResultStore(clock, new SeriesHistory(config.web().historyStep()));
     List<ProbeConfig> enabled = new ArrayList<>();
     Map<String, Double> intervals = new LinkedHashMap<>();
     config.probes().values().stream()

@@ -1,7 +1,9 @@
 package io.linkwatch.check;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +33,9 @@ public final class AgentStatusClient {
    *
    * @throws java.net.ConnectException when nothing listens there
    * @throws java.net.http.HttpTimeoutException when the agent does not answer within the timeout
-   * @throws IOException on any other HTTP failure or a status other than 200
+   * @throws IOException on any other HTTP failure, a status other than 200, or a document of
+   *     another {@link Verdict#STATUS_SCHEMA_VERSION} (an agent of another version: its figures
+   *     would be read as missing)
    * @throws com.google.gson.JsonParseException when the answer is not JSON
    */
   public JsonObject fetch() throws IOException, InterruptedException {
@@ -44,6 +48,20 @@ public final class AgentStatusClient {
     if (r.statusCode() != 200) {
       throw new IOException("HTTP " + r.statusCode() + " from " + statusUrl);
     }
-    return JsonParser.parseString(r.body()).getAsJsonObject();
+    JsonObject status = JsonParser.parseString(r.body()).getAsJsonObject();
+    JsonElement version = status.get("schema_version");
+    if (version == null
+        || !version.isJsonPrimitive()
+        || version.getAsInt() != Verdict.STATUS_SCHEMA_VERSION) {
+      throw new IOException(
+          "the agent at "
+              + base
+              + " writes status schema "
+              + (version == null ? "1 (no schema_version)" : version.toString())
+              + ", this linkwatch reads "
+              + Verdict.STATUS_SCHEMA_VERSION
+              + ": run the same linkwatch version on both sides");
+    }
+    return status;
   }
 }

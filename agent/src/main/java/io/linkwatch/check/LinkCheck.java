@@ -310,6 +310,7 @@ public final class LinkCheck {
       }
     }
     JsonObject doc = new JsonObject();
+    doc.addProperty("schema_version", Verdict.STATUS_SCHEMA_VERSION);
     doc.add("targets", targets);
     passive.ifPresent(p -> doc.add("passive", p));
     return doc;
@@ -317,7 +318,7 @@ public final class LinkCheck {
 
   private static JsonElement figure(Measurement m) {
     try {
-      return JsonParser.parseString(ProbeKind.JSON.write(m));
+      return JsonParser.parseString(ProbeKind.USER_JSON.write(m));
     } catch (RuntimeException e) {
       JsonObject o = new JsonObject();
       o.addProperty("type", m.getClass().getSimpleName());
@@ -339,13 +340,13 @@ public final class LinkCheck {
       JsonObject t = e.getAsJsonObject();
       for (JsonElement m : array(t, "measurements")) {
         JsonObject fig = m.getAsJsonObject();
-        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytesPerSecond")) {
+        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytes_per_second")) {
           agent.put(
               key(
                   fig.get("src").getAsInt(),
                   fig.get("dst").getAsInt(),
-                  fig.get("sizeBytes").getAsLong()),
-              fig.get("bytesPerSecond").getAsDouble());
+                  fig.get("size_bytes").getAsLong()),
+              fig.get("bytes_per_second").getAsDouble());
         }
       }
     }

@@ -18,7 +18,7 @@ final class CliSettings extends TextSettings {
   void throwIfProblems() {
     List<String> problems = problems();
     if (!problems.isEmpty()) {
-      throw new UsageException(String.join(System.lineSeparator() + "linkwatch: ", problems));
+      throw new UsageException(String.join("\n", problems));
     }
   }
 }

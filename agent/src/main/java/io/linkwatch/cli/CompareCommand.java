@@ -174,7 +174,8 @@ final class CompareCommand implements Callable<Integer> {
           "compare runs Ascend's tools (ascend-dmi, hccl_test, npu-smi) and does not apply to"
               + " backend "
               + backend.id()
-              + "; on NVIDIA hosts see scripts/gpu-check.sh");
+              + "; on NVIDIA hosts run /usr/share/linkwatch/gpu-check.sh (scripts/gpu-check.sh in the"
+              + " source tree)");
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();

@@ -3,6 +3,7 @@ package io.linkwatch.cli;
 import io.linkwatch.config.ConfigException;
 import io.linkwatch.runtime.BackendUnavailableException;
 import io.linkwatch.util.LogSetup;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
@@ -18,7 +19,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof BackendUnavailableException
         || e instanceof ConfigException
         || e instanceof UsageException) {
-      cli.getErr().println("linkwatch: " + e.getMessage());
+      printLines(cli.getErr(), e.getMessage());
       return Main.EXIT_USAGE;
     }
     if (LogSetup.debug()) {
@@ -32,5 +33,16 @@ final class ErrorHandler implements IExecutionExceptionHandler {
                   + " (please report it, with the stack trace that --log.level debug shows)");
     }
     return Main.EXIT_FAILED;
+  }
+
+  /**
+   * Prints a message of one or more lines (a configuration with several problems has one line each)
+   * with {@code linkwatch: } before every line, so that each can be grepped, and none looks like
+   * output of the command.
+   */
+  static void printLines(PrintWriter err, String message) {
+    for (String line : message.split("\\R")) {
+      err.println("linkwatch: " + line);
+    }
   }
 }

@@ -8,7 +8,7 @@ import java.util.Properties;
  * them is loaded. Each is a default: an operator's own {@code -D} setting wins. Each class loaded
  * is held for the process's life (in the class-data archive or in metaspace), so these are resident
  * memory saved on every host: the four Vert.x settings together keep out about 190 classes, 0.7 MiB
- * of class archive (README, "Performance").
+ * of class archive (docs/performance.md).
  */
 final class LeanDefaults {
   /**

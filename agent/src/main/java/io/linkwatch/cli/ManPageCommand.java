@@ -22,6 +22,23 @@ import picocli.CommandLine.Spec;
       "Read it now with: linkwatch man | man -l -"
     })
 final class ManPageCommand implements Callable<Integer> {
+  /** What the packages install besides the program, as FILES lists it. */
+  private static final String[][] FILES = {
+    {"/etc/linkwatch/linkwatch.yaml", "the agent's configuration (linkwatch check-config)"},
+    {"/usr/share/linkwatch/dashboards/", "Grafana dashboards: one node, the fleet"},
+    {"/usr/share/linkwatch/rules/linkwatch.rules.yml", "Prometheus recording and alert rules"},
+    {
+      "/usr/share/linkwatch/alertmanager/",
+      "an Alertmanager configuration and template to start from"
+    },
+    {
+      "/usr/share/linkwatch/gpu-check.sh",
+      "one-shot probes on an NVIDIA host, next to published figures"
+    },
+    {"/usr/share/linkwatch/slurm/", "Slurm health check, prolog and epilog"},
+    {"/usr/share/doc/linkwatch/", "README.md and docs/"}
+  };
+
   @Spec CommandSpec spec;
 
   @Override
@@ -55,8 +72,10 @@ final class ManPageCommand implements Callable<Integer> {
     m.append(".SH EXIT STATUS\n")
         .append("0 success; 1 a probe or a target failed; 2 bad usage, configuration or a missing")
         .append(" device library; 3 a device was busy with other work (one-shot probes).\n");
-    m.append(".SH FILES\n/etc/linkwatch/linkwatch.yaml\n.br\n")
-        .append("/usr/share/linkwatch/ (dashboards, alert rules, Alertmanager example)\n");
+    m.append(".SH FILES\n");
+    for (String[] file : FILES) {
+      m.append(".TP\n").append(escape(file[0])).append('\n').append(escape(file[1])).append('\n');
+    }
     return m.toString();
   }
 

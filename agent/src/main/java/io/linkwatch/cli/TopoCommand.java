@@ -138,27 +138,36 @@ final class TopoCommand implements Callable<Integer> {
       }
       Topology topology = source.load(runtime);
       TopologySource loaded = r -> topology;
-      ProbeRun topo = run(new TopologyProbe(), runtime, loaded);
+      ProbeRun topo = run(new TopologyProbe(), runtime, loaded, Progress.NONE);
       runs.add(topo);
       Measured measured = null;
       if (measure) {
-        ProbeRun local =
-            run(
-                new DeviceMemorySettings(size, warmup, iterations, List.of()).newProbe(),
-                runtime,
-                loaded);
-        runs.add(local);
-        ProbeRun p2p =
-            count < 2
-                ? null
-                : run(
-                    new P2pSettings(List.of(size), warmup, iterations, List.of()).newProbe(),
-                    runtime,
-                    loaded);
-        if (p2p != null) {
-          runs.add(p2p);
+        // Measuring every pair takes seconds to minutes: on a terminal, the one progress line the
+        // probe command shows (device, pair, size and time so far), erased before the tables.
+        ProgressLine progress = ProgressLine.start(spec.commandLine().getErr(), "linkwatch");
+        try {
+          ProbeRun local =
+              run(
+                  new DeviceMemorySettings(size, warmup, iterations, List.of()).newProbe(),
+                  runtime,
+                  loaded,
+                  ProgressLine.of(progress));
+          runs.add(local);
+          ProbeRun p2p =
+              count < 2
+                  ? null
+                  : run(
+                      new P2pSettings(List.of(size), warmup, iterations, List.of()).newProbe(),
+                      runtime,
+                      loaded,
+                      ProgressLine.of(progress));
+          if (p2p != null) {
+            runs.add(p2p);
+          }
+          measured = measured(size, local, p2p);
+        } finally {
+          ProgressLine.close(progress);
         }
-        measured = measured(size, local, p2p);
       }
       report =
           new Report(
@@ -182,8 +191,9 @@ final class TopoCommand implements Callable<Integer> {
     return report.errors().isEmpty() ? 0 : Main.EXIT_FAILED;
   }
 
-  private static ProbeRun run(Probe probe, DeviceRuntime runtime, TopologySource topology) {
-    return probe.run(new ProbeContext(runtime, topology, HostPaths.system(), Progress.NONE));
+  private static ProbeRun run(
+      Probe probe, DeviceRuntime runtime, TopologySource topology, Progress progress) {
+    return probe.run(new ProbeContext(runtime, topology, HostPaths.system(), progress));
   }
 
   private static <T> List<T> measurements(ProbeRun run, Class<T> type) {
@@ -347,6 +357,10 @@ final class TopoCommand implements Callable<Integer> {
 
   private static String orDash(String s) {
     return s.isEmpty() ? "-" : s;
+  }
+
+  private static String orDash(Integer n) {
+    return n == null ? "-" : String.valueOf(n);
   }
 
   private static void putIfGiven(Map<String, List<String>> given, String key, String value) {

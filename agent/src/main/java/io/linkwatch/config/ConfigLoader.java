@@ -181,7 +181,15 @@ public final class ConfigLoader {
             WebConfig.NONE,
             webNode.scalar(
                 "request_timeout", WebSettings.DEFAULT_REQUEST_TIMEOUT, Durations::parse),
-            webNode.integer("max_connections", WebSettings.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+            webNode.integer("max_connections", WebSettings.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+            webNode.scalar("history_step", WebSettings.DEFAULT_HISTORY_STEP, Durations::parse));
+    if (web.historyStep().toMillis() < 1000
+        || web.historyStep().toMillis() % 1000 != 0
+        || web.historyStep().compareTo(Duration.ofHours(1)) > 0) {
+      problems.add(
+          webNode.child("history_step"),
+          Durations.format(web.historyStep()) + " must be whole seconds from 1s to 1h");
+    }
     webNode.rejectUnknown();
 
     ConfigNode probesNode = root.mapping("probes");

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.commons.text.similarity.DamerauLevenshteinDistance;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -322,8 +323,9 @@ final class ConfigNode implements SettingsSource {
     StringBuilder m = new StringBuilder("unknown key");
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
+    DamerauLevenshteinDistance distance = new DamerauLevenshteinDistance();
     for (String v : valid) {
-      int d = distance(key.toLowerCase(java.util.Locale.ROOT), v);
+      int d = distance.apply(key.toLowerCase(java.util.Locale.ROOT), v);
       if (d < bestDistance) {
         best = v;
         bestDistance = d;
@@ -337,25 +339,5 @@ final class ConfigNode implements SettingsSource {
       m.append(')');
     }
     return m.toString();
-  }
-
-  /** Levenshtein distance: edits (insert, delete, replace) from {@code a} to {@code b}. */
-  static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(replace, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] t = previous;
-      previous = current;
-      current = t;
-    }
-    return previous[b.length()];
   }
 }

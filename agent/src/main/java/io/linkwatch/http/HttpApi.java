@@ -8,6 +8,7 @@ import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
@@ -27,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status} and an
+ * The agent's HTTP side (Vert.x): {@code /metrics}, {@code /healthz}, {@code /api/v1/status},
+ * {@code /api/v1/history} (the charted figures of the last 24 hours, {@link HistoryJson}) and a
  * status page ({@link StatusPage}). Handlers only read the last results, which are in memory, so
  * none of them blocks the event loop or starts device work. Unknown paths answer 404, known paths
  * with another method 405 (Vert.x Web's router does both). Responses are gzipped when the client
@@ -126,8 +128,20 @@ public final class HttpApi implements AutoCloseable {
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
     router.get("/api/v1/status").handler(ctx -> status(ctx, store, passive, nextFireTimes));
+    // Up to a day of every series is tens of milliseconds to encode: off the event loop that
+    // serves /metrics. The page fetches it only when a run was recorded since its last fetch.
+    router
+        .get("/api/v1/history")
+        .blockingHandler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "application/json")
+                    .putHeader("Cache-Control", "no-store")
+                    .end(HistoryJson.of(store.history().view(System.currentTimeMillis())).encode()),
+            false);
+    HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);
-    router.get("/").handler(ctx -> page(ctx, page, store, passive, nextFireTimes));
+    router.get("/").handler(ctx -> page(ctx, page, history, store, passive, nextFireTimes));
     try {
       HttpServerOptions options =
           new HttpServerOptions()
@@ -179,12 +193,12 @@ public final class HttpApi implements AutoCloseable {
   }
 
   /**
-   * A figure as the probe's JSON writes it. A failed figure is NaN there, which JSON cannot carry:
-   * such a figure is given as its type and summary, so one bad value never fails the status.
+   * A figure as {@code probe --json} writes it. A failed figure is NaN there, which JSON cannot
+   * carry: such a figure is given as its type and summary, so one bad value never fails the status.
    */
   private static JsonObject figure(io.linkwatch.probe.result.Measurement m) {
     try {
-      return new JsonObject(ProbeKind.JSON.write(m));
+      return new JsonObject(ProbeKind.USER_JSON.write(m));
     } catch (io.vertx.core.json.DecodeException e) {
       return new JsonObject().put("type", m.getClass().getSimpleName()).put("summary", m.summary());
     }
@@ -223,7 +237,7 @@ public final class HttpApi implements AutoCloseable {
                       : null);
       Instant n = next.get(s.probe());
       o.put("next_run", n == null ? null : n.toString());
-      // The last figures, as the probe's JSON writes them ({"type": "P2pBandwidth", ...}): what
+      // The last figures, as `probe --json` writes them ({"type": "P2pBandwidth", ...}): what
       // `linkwatch status` judges against the expected figures.
       JsonArray figures = new JsonArray();
       s.measurements().forEach(m -> figures.add(figure(m)));
@@ -266,6 +280,7 @@ public final class HttpApi implements AutoCloseable {
     next.forEach((probe, at) -> schedule.put(probe, at.toString()));
     JsonObject body =
         new JsonObject()
+            .put("schema_version", Verdict.STATUS_SCHEMA_VERSION)
             .put("targets", targets)
             .put("devices", devices)
             .put("next_runs", schedule)
@@ -283,6 +298,7 @@ public final class HttpApi implements AutoCloseable {
   private static void page(
       RoutingContext ctx,
       StatusPage page,
+      HistoryReferences history,
       ResultStore store,
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes) {
@@ -291,7 +307,8 @@ public final class HttpApi implements AutoCloseable {
     if (asked != null && asked.matches("\\d{1,4}")) {
       refresh = Math.max(1, Math.min(3600, Integer.parseInt(asked)));
     }
-    String html = page.render(statusJson(store, passive, nextFireTimes), Instant.now(), refresh);
+    String html =
+        page.render(statusJson(store, passive, nextFireTimes), history, Instant.now(), refresh);
     ctx.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-store")

@@ -1,5 +1,6 @@
 package io.linkwatch.http;
 
+import io.linkwatch.history.SeriesId;
 import io.linkwatch.verdict.ExpectedFigure;
 import io.linkwatch.verdict.ExpectedFigures;
 import io.linkwatch.verdict.Verdict;
@@ -8,10 +9,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,10 +26,14 @@ import java.util.TreeSet;
  *
  * <p>The p2p matrix is a heatmap: every cell prints its GB/s, with the link type, and is coloured
  * by the expected-figures table where it has a row for the product, link and size (OK, warn, low),
- * and otherwise by the figure's ratio to the median of the pair's own previous figures that this
- * page has seen (at least 90 %: ok, 80-90 %: warn, below: low), as the table's 80 %/90 % bands. The
- * palette is colour-blind safe (blue, yellow, vermillion, after Okabe and Ito) and a low cell is
- * also marked with a triangle, so colour is never the only sign.
+ * and otherwise by the figure's ratio to the median of the series' earlier figures in the agent's
+ * history ({@link HistoryReferences}: at least 90 %: ok, 80-90 %: warn, below: low), as the table's
+ * 80 %/90 % bands. The palette is colour-blind safe (blue, yellow, vermillion, after Okabe and Ito)
+ * and a low cell is also marked with a triangle, so colour is never the only sign.
+ *
+ * <p>Every charted figure's cell holds an empty {@code <span class="spark" data-series="ID">}; the
+ * script draws the series' last 24 hours into it as a small SVG line from {@code /api/v1/history},
+ * which it fetches again only when the page's {@code data-history-version} changes.
  *
  * <pre>
  * src \ dst   0                1
@@ -42,12 +44,6 @@ import java.util.TreeSet;
 final class StatusPage {
   /** How often the page's script fetches it again, unless {@code ?refresh=N} says otherwise. */
   static final int REFRESH_SECONDS = 5;
-
-  /** Previous figures kept per series, for the ratio where no expected figure applies. */
-  static final int PREVIOUS_FIGURES = 8;
-
-  /** Series remembered at most (8 devices: 56 pairs x a few sizes, plus host transfer...). */
-  static final int MAX_SERIES = 4096;
 
   /** The colour states of a cell, as its {@code data-state} and CSS class name them. */
   enum State {
@@ -67,50 +63,24 @@ final class StatusPage {
   record Judgement(State state, String why) {}
 
   private final List<ExpectedFigure> expected;
-  private final Map<String, Series> previous = new LinkedHashMap<>();
 
   StatusPage(List<ExpectedFigure> expected) {
     this.expected = List.copyOf(expected);
   }
 
-  /** The figures a series had before its current one, and the run the current one came from. */
-  private static final class Series {
-    String lastRun = "";
-    double current = Double.NaN;
-    final Deque<Double> before = new ArrayDeque<>();
-  }
-
   /**
-   * Judges {@code value} of {@code key} (measured in run {@code lastRun}): against the expected
-   * table's row if there is one, else against the series' own previous figures; remembers it.
+   * Judges {@code value}, the latest figure of the history series {@code series}: against the
+   * expected table's row if there is one, else against the median of the series' earlier figures.
    */
-  synchronized Judgement judge(
-      String key,
-      String lastRun,
+  private Judgement judge(
+      Facts facts,
+      String series,
       double value,
       boolean latency,
       String deviceName,
       String link,
       String probe,
       long size) {
-    Series s = previous.get(key);
-    if (s == null) {
-      if (previous.size() >= MAX_SERIES) {
-        previous.remove(previous.keySet().iterator().next());
-      }
-      s = new Series();
-      previous.put(key, s);
-    }
-    if (!s.lastRun.equals(lastRun)) {
-      if (!Double.isNaN(s.current)) {
-        s.before.addLast(s.current);
-        if (s.before.size() > PREVIOUS_FIGURES) {
-          s.before.removeFirst();
-        }
-      }
-      s.lastRun = lastRun;
-      s.current = value;
-    }
     Optional<ExpectedFigure> row = ExpectedFigures.find(expected, deviceName, link, probe, size);
     if (row.isPresent()) {
       ExpectedFigure f = row.get();
@@ -130,27 +100,26 @@ final class StatusPage {
               + f.source()
               + ")");
     }
-    if (s.before.isEmpty()) {
-      return new Judgement(State.NONE, "no expected figure, no previous figure yet");
+    HistoryReferences.Reference r = facts.references.get(series);
+    if (r == null) {
+      return new Judgement(State.NONE, "no expected figure, no earlier figure in the history yet");
     }
-    List<Double> sorted = new ArrayList<>(s.before);
-    sorted.sort(Double::compare);
-    int n = sorted.size();
-    double median =
-        n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    double ratio = latency ? median / value : value / median;
+    double ratio = latency ? r.median() / value : value / r.median();
     State state = ratio >= 0.9 ? State.OK : ratio >= 0.8 ? State.WARN : State.LOW;
     return new Judgement(
         state,
         String.format(
             Locale.ROOT,
-            "%.0f %% of this series' median over its %d previous figures",
+            "%.0f %% of this series' median over its %d earlier figures in the history",
             100 * ratio,
-            n));
+            r.figures()));
   }
 
-  /** The whole page for {@code status} (the {@code /api/v1/status} document). */
-  String render(JsonObject status, Instant now, int refreshSeconds) {
+  /**
+   * The whole page for {@code status} (the {@code /api/v1/status} document), its cells judged
+   * against {@code history} where no expected figure applies.
+   */
+  String render(JsonObject status, HistoryReferences history, Instant now, int refreshSeconds) {
     Html h = new Html();
     h.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">");
     h.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
@@ -160,16 +129,15 @@ final class StatusPage {
     h.raw("</style></head><body><header><h1>linkwatch</h1><nav>");
     h.raw("<a href=\"/metrics\">/metrics</a> · <a href=\"/api/v1/status\">/api/v1/status</a>");
     h.raw(" · <a href=\"/healthz\">/healthz</a></nav></header>");
-    h.raw("<div id=\"content\">");
-    content(h, status, now, refreshSeconds);
+    h.raw("<div id=\"content\" data-history-version=\"" + history.version() + "\">");
+    content(h, Facts.of(status, history.get()), status, now, refreshSeconds);
     h.raw("</div>");
     h.raw("<script>").raw(SCRIPT.replace("REFRESH_MS", String.valueOf(refreshSeconds * 1000L)));
     h.raw("</script></body></html>\n");
     return h.toString();
   }
 
-  private void content(Html h, JsonObject status, Instant now, int refreshSeconds) {
-    Facts facts = Facts.of(status);
+  private void content(Html h, Facts facts, JsonObject status, Instant now, int refreshSeconds) {
     h.raw("<p class=\"meta\">");
     h.text(facts.names.isEmpty() ? "no device inventory yet" : summary(facts));
     h.text(" · as of " + now.toString().replaceFirst("\\.\\d+Z$", "Z"));
@@ -206,8 +174,10 @@ final class StatusPage {
     h.raw("<p class=\"legend\">Cells: <span class=\"cell ok\">ok</span> ")
         .raw("<span class=\"cell warn\">warn</span> <span class=\"cell low\">▼ low</span> ")
         .raw("<span class=\"cell none\">no reference</span> — against the expected figure")
-        .raw(" for the product where one is shipped or configured, else against the series'")
-        .raw(" own previous figures (hover a cell for which).</p>");
+        .raw(" for the product where one is shipped or configured, else against the median of")
+        .raw(" the series' earlier figures in the history (hover a cell for which). The line")
+        .raw(" under a figure is its series over the history's window, from 0 to its largest")
+        .raw(" figure; the dot is the latest.</p>");
   }
 
   /** A device pair matrix (p2p or bidirectional), one table per size. */
@@ -218,12 +188,12 @@ final class StatusPage {
     for (Fig f : facts.figures) {
       if (f.probe.equals(probe) && f.json.getString("type", "").equals(type)) {
         bySize
-            .computeIfAbsent(f.json.getLong("sizeBytes", 0L), k -> new TreeMap<>(PAIR_ORDER))
+            .computeIfAbsent(f.json.getLong("size_bytes", 0L), k -> new TreeMap<>(PAIR_ORDER))
             .put(List.of(f.json.getInteger(a), f.json.getInteger(b)), f);
         if (!probe.equals("p2p")) {
           // Both directions at once: one figure per pair, shown in both of its cells.
           bySize
-              .get(f.json.getLong("sizeBytes", 0L))
+              .get(f.json.getLong("size_bytes", 0L))
               .put(List.of(f.json.getInteger(b), f.json.getInteger(a)), f);
         }
       }
@@ -256,19 +226,12 @@ final class StatusPage {
           if (s == d) {
             h.raw("<td class=\"diag\">—");
           } else if (f != null) {
-            double bps = f.json.getDouble("bytesPerSecond", Double.NaN);
+            double bps = f.json.getDouble("bytes_per_second", Double.NaN);
             String link = f.json.getString("link", "");
+            String series = SeriesId.id(probe, f.target, "bandwidth", e.getKey());
             Judgement j =
-                judge(
-                    probe + "|" + target + "|" + e.getKey(),
-                    f.lastRun,
-                    bps,
-                    false,
-                    facts.names.get(s),
-                    link,
-                    probe,
-                    e.getKey());
-            cell(h, j, gbps(bps), link, bad, f.target, s, d);
+                judge(facts, series, bps, false, facts.names.get(s), link, probe, e.getKey());
+            cell(h, j, gbps(bps), link, bad, f.target, s, d, series);
           } else if (bad != null) {
             h.raw("<td class=\"cell low\" data-src=\"" + s + "\" data-dst=\"" + d + "\"");
             h.raw(" data-state=\"low\" title=\"").text(why(bad)).raw("\">");
@@ -285,7 +248,15 @@ final class StatusPage {
   }
 
   private static void cell(
-      Html h, Judgement j, String value, String sub, JsonObject bad, String target, int s, int d) {
+      Html h,
+      Judgement j,
+      String value,
+      String sub,
+      JsonObject bad,
+      String target,
+      int s,
+      int d,
+      String series) {
     boolean waiting = bad != null && bad.containsKey("waiting_for_idle_since");
     h.raw("<td class=\"cell ").raw(j.state().css).raw("\"");
     if (s >= 0) {
@@ -303,6 +274,12 @@ final class StatusPage {
     if (!sub.isEmpty()) {
       h.raw("<br><small>").text(sub).raw("</small>");
     }
+    spark(h, series);
+  }
+
+  /** Where the script draws the series' chart. */
+  private static void spark(Html h, String series) {
+    h.raw("<span class=\"spark\" data-series=\"").text(series).raw("\"></span>");
   }
 
   private static String why(JsonObject t) {
@@ -330,10 +307,10 @@ final class StatusPage {
         continue;
       }
       long device = f.json.getLong("device", -1L);
-      long node = f.json.getLong("cpuNode", -1L);
+      long node = f.json.getLong("cpu_node", -1L);
       if (type.equals("HostTransferBandwidth")) {
         rows.computeIfAbsent(
-                List.of(device, node, f.json.getLong("sizeBytes", 0L)), k -> new TreeMap<>())
+                List.of(device, node, f.json.getLong("size_bytes", 0L)), k -> new TreeMap<>())
             .put(f.json.getString("memory") + " " + f.json.getString("direction"), f);
       } else if (type.equals("HostBufferPages")) {
         pages
@@ -344,7 +321,7 @@ final class StatusPage {
                     "%s: %.0f %% on node %s",
                     f.json.getString("memory"),
                     100 * f.json.getDouble("ratio", Double.NaN),
-                    f.json.getValue("memNode")));
+                    f.json.getValue("mem_node")));
       }
     }
     if (rows.isEmpty()) {
@@ -354,7 +331,7 @@ final class StatusPage {
     h.raw("<section><h2>Host transfer per device and NUMA node, GB/s</h2>");
     h.raw("<table class=\"grid\" data-probe=\"host_transfer\"><tr><th>device<th>CPU node<th>size");
     columns.forEach(c -> h.raw("<th>").text(c));
-    h.raw("<th>memory node (checked)<th>pages where they should be</tr>");
+    h.raw("<th>memory node (how found)<th>placement verified<th>pages where they should be</tr>");
     for (var row : rows.entrySet()) {
       long device = row.getKey().get(0);
       long node = row.getKey().get(1);
@@ -363,32 +340,39 @@ final class StatusPage {
       h.raw("<td>").text(size(size));
       TreeSet<String> memNodes = new TreeSet<>();
       String method = "";
+      boolean verified = !row.getValue().isEmpty();
       for (String c : columns) {
         Fig f = row.getValue().get(c);
         if (f == null) {
           h.raw("<td class=\"cell none\">");
           continue;
         }
-        double bps = f.json.getDouble("bytesPerSecond", Double.NaN);
-        memNodes.add(String.valueOf(f.json.getValue("memNode")));
-        method = f.json.getString("placementMethod", method);
+        double bps = f.json.getDouble("bytes_per_second", Double.NaN);
+        memNodes.add(String.valueOf(f.json.getValue("mem_node")));
+        method = f.json.getString("placement_method", method);
+        String series = SeriesId.id("host_transfer", f.target, c.replace(' ', '_'), size);
         Judgement j =
             judge(
-                "host_transfer|" + f.target + "|" + c + "|" + size,
-                f.lastRun,
-                bps,
-                false,
-                facts.names.get((int) device),
-                c,
-                "host_transfer",
-                size);
-        cell(h, j, gbps(bps), "", null, f.target, -1, -1);
+                facts, series, bps, false, facts.names.get((int) device), c, "host_transfer", size);
+        cell(h, j, gbps(bps), "", null, f.target, -1, -1, series);
+        verified &= placementVerified(f.json);
       }
       h.raw("<td>")
           .text(String.join(", ", memNodes) + (method.isEmpty() ? "" : " (" + method + ")"));
+      h.raw("<td class=\"placement\" data-verified=\"" + verified + "\">");
+      h.text(verified ? "yes" : "no");
       h.raw("<td>").text(String.join("; ", pages.getOrDefault(List.of(device, node), List.of())));
     }
     h.raw("</table></section>");
+  }
+
+  /**
+   * Whether the probe found where a figure's buffer pages were ({@code move_pages} or {@code
+   * numa_maps}); {@code unknown} means they were not checked and the row's NUMA claim is unproven.
+   */
+  private static boolean placementVerified(JsonObject figure) {
+    return !"unknown".equals(figure.getString("placement_method", "unknown"))
+        && !"unknown".equals(String.valueOf(figure.getValue("mem_node", "unknown")));
   }
 
   private void collectives(Html h, Facts facts) {
@@ -405,7 +389,7 @@ final class StatusPage {
               + "|"
               + f.json.getString("devices")
               + "|"
-              + String.format(Locale.ROOT, "%020d", f.json.getLong("sizeBytes", 0L));
+              + String.format(Locale.ROOT, "%020d", f.json.getLong("size_bytes", 0L));
       rows.computeIfAbsent(key, k -> new Fig[2])[slot] = f;
     }
     if (rows.isEmpty()) {
@@ -419,26 +403,28 @@ final class StatusPage {
       Fig lat = row.getValue()[0];
       Fig bus = row.getValue()[1];
       h.raw("<tr><td>").text(k[0]).raw("<td>").text(k[1]).raw("<td>").text(size(size));
-      if (lat != null && lat.json.getValue("p50Seconds") instanceof Number p50) {
+      if (lat != null && lat.json.getValue("p50_seconds") instanceof Number p50) {
         String[] ranks = k[1].split(",");
+        String series = SeriesId.id(k[0], lat.target, "latency_p50", size);
         Judgement j =
             judge(
-                k[0] + "|" + k[1] + "|p50|" + size,
-                lat.lastRun,
+                facts,
+                series,
                 p50.doubleValue(),
                 true,
                 facts.names.get(Integer.parseInt(ranks[0].strip())),
                 ranks.length + " ranks",
                 k[0],
                 size);
-        cell(h, j, micros(p50.doubleValue()), "", null, lat.target, -1, -1);
-        h.raw("<td>").text(micros(lat.json.getDouble("p99Seconds", Double.NaN)));
+        cell(h, j, micros(p50.doubleValue()), "", null, lat.target, -1, -1, series);
+        h.raw("<td>").text(micros(lat.json.getDouble("p99_seconds", Double.NaN)));
       } else {
         h.raw("<td><td>");
       }
       h.raw("<td>");
       if (bus != null) {
-        h.text(gbps(bus.json.getDouble("busBytesPerSecond", Double.NaN)) + " GB/s");
+        h.text(gbps(bus.json.getDouble("bus_bytes_per_second", Double.NaN)) + " GB/s");
+        spark(h, SeriesId.id(k[0], bus.target, "bus_bandwidth", size));
       }
     }
     h.raw("</table></section>");
@@ -453,14 +439,14 @@ final class StatusPage {
     if (all.isEmpty()) {
       return;
     }
-    Map<Integer, Double> hbm = new TreeMap<>();
+    Map<Integer, Fig> hbm = new TreeMap<>();
     Map<Integer, Long> memory = new TreeMap<>();
     for (Fig f : facts.figures) {
       String type = f.json.getString("type", "");
       if (type.equals("DeviceMemoryBandwidth")) {
-        hbm.put(f.json.getInteger("device"), f.json.getDouble("bytesPerSecond", Double.NaN));
+        hbm.put(f.json.getInteger("device"), f);
       } else if (type.equals("DeviceInfo")
-          && f.json.getValue("memoryTotalBytes") instanceof Number n) {
+          && f.json.getValue("memory_total_bytes") instanceof Number n) {
         memory.put(f.json.getInteger("device"), n.longValue());
       }
     }
@@ -473,7 +459,15 @@ final class StatusPage {
           .text(String.valueOf(d));
       h.raw("<td>").text(facts.names.getOrDefault(d, ""));
       h.raw("<td>").text(memory.containsKey(d) ? size(memory.get(d)) : "");
-      h.raw("<td>").text(hbm.containsKey(d) ? gbps(hbm.get(d)) + " GB/s" : "");
+      h.raw("<td>");
+      Fig local = hbm.get(d);
+      if (local != null) {
+        h.text(gbps(local.json.getDouble("bytes_per_second", Double.NaN)) + " GB/s");
+        spark(
+            h,
+            SeriesId.id(
+                local.probe, local.target, "bandwidth", local.json.getLong("size_bytes", 0L)));
+      }
       if (a == null) {
         h.raw("<td>not checked yet<td><td>");
         continue;
@@ -598,16 +592,20 @@ final class StatusPage {
     h.raw("</section>");
   }
 
-  /** One figure with the probe, target and run it came from. */
-  private record Fig(String probe, String target, String lastRun, JsonObject json) {}
+  /** One figure with the probe and target it came from. */
+  private record Fig(String probe, String target, JsonObject json) {}
 
-  /** What the status document says, flattened once per render. */
+  /**
+   * What the status document says, flattened once per render, and the history's reference figure of
+   * each series.
+   */
   private record Facts(
       List<Fig> figures,
       Map<Integer, String> names,
       List<JsonObject> all,
-      java.util.Set<String> targets) {
-    static Facts of(JsonObject status) {
+      java.util.Set<String> targets,
+      Map<String, HistoryReferences.Reference> references) {
+    static Facts of(JsonObject status, Map<String, HistoryReferences.Reference> references) {
       List<Fig> figures = new ArrayList<>();
       Map<Integer, String> names = new TreeMap<>();
       List<JsonObject> all = new ArrayList<>();
@@ -620,13 +618,13 @@ final class StatusPage {
         targets.add(probe + "|" + target);
         for (Object m : t.getJsonArray("measurements", new JsonArray())) {
           JsonObject fig = (JsonObject) m;
-          figures.add(new Fig(probe, target, t.getString("last_success", ""), fig));
+          figures.add(new Fig(probe, target, fig));
           if ("DeviceInfo".equals(fig.getString("type")) && fig.getInteger("device") != null) {
             names.put(fig.getInteger("device"), fig.getString("name", ""));
           }
         }
       }
-      return new Facts(figures, names, all, targets);
+      return new Facts(figures, names, all, targets, references);
     }
 
     /** The probe's targets whose last run did not succeed, by target. */
@@ -766,26 +764,88 @@ final class StatusPage {
       .diag{background:#fafafa;color:#999;text-align:center}
       .busy{background:#d55e00;color:#fff;font-weight:600}.idle{color:#555}
       .meta,.legend{color:#555}small{color:inherit;opacity:.85}
+      .spark{display:block;height:16px}.spark:empty{display:none}
+      .spark svg{display:block;margin:2px auto 0;overflow:visible}
+      .spark polyline{fill:none;stroke:currentColor;stroke-width:1.2}
+      .spark circle{fill:currentColor}
       """;
 
   /**
-   * Fetches the page again and swaps its content; the URL is built from the origin, so a page
-   * opened as {@code https://user:pass@host/} still fetches (a URL with credentials would throw).
+   * Fetches the page again and swaps its content, and draws the charts: {@code /api/v1/history} is
+   * fetched once, then again only when the page's history version moves. URLs are built from the
+   * origin, so a page opened as {@code https://user:pass@host/} still fetches (a URL with
+   * credentials would throw). A chart spans the history's whole window (gaps stay gaps) and runs
+   * from 0 to the series' largest figure, so a drop reads as its share of the whole.
    */
   private static final String SCRIPT =
       """
       (function () {
-        var every = REFRESH_MS;
+        var every = REFRESH_MS, W = 64, H = 16, NS = 'http://www.w3.org/2000/svg';
+        var history = null, version = null;
+        function url(path) { return new URL(path, location.origin); }
+        function label(unit, v) {
+          return unit === 'seconds' ? (v * 1e6).toFixed(1) + ' µs' : (v / 1e9).toFixed(1) + ' GB/s';
+        }
+        function chart(s) {
+          var span = history.end_seconds - history.start_seconds, max = 0;
+          s.points.forEach(function (p) { max = Math.max(max, p[1]); });
+          var xy = s.points.map(function (p) {
+            var x = (p[0] - history.start_seconds) / span * W;
+            var y = max > 0 ? (H - 1) - p[1] / max * (H - 2) : H - 1;
+            return x.toFixed(2) + ',' + y.toFixed(2);
+          });
+          var svg = document.createElementNS(NS, 'svg');
+          svg.setAttribute('width', W);
+          svg.setAttribute('height', H);
+          svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+          var title = document.createElementNS(NS, 'title');
+          var values = s.points.map(function (p) { return p[1]; });
+          title.textContent = s.points.length + ' figures in the last '
+            + Math.round(span / 3600) + ' h, ' + label(s.unit, Math.min.apply(null, values))
+            + ' to ' + label(s.unit, max);
+          svg.appendChild(title);
+          var line = document.createElementNS(NS, 'polyline');
+          line.setAttribute('points', xy.join(' '));
+          svg.appendChild(line);
+          var last = xy[xy.length - 1].split(',');
+          var dot = document.createElementNS(NS, 'circle');
+          dot.setAttribute('cx', last[0]);
+          dot.setAttribute('cy', last[1]);
+          dot.setAttribute('r', 1.5);
+          svg.appendChild(dot);
+          return svg;
+        }
+        function paint() {
+          var byId = {};
+          history.series.forEach(function (s) { byId[s.id] = s; });
+          document.querySelectorAll('.spark[data-series]').forEach(function (el) {
+            var s = byId[el.dataset.series];
+            el.replaceChildren.apply(el, s ? [chart(s)] : []);
+          });
+        }
+        function charts() {
+          var want = document.getElementById('content').dataset.historyVersion;
+          if (history && want === version) { paint(); return; }
+          fetch(url('/api/v1/history'), {cache: 'no-store'})
+            .then(function (r) {
+              if (!r.ok) { throw new Error('HTTP ' + r.status); }
+              return r.json();
+            })
+            .then(function (h) { history = h; version = want; paint(); })
+            .catch(function (e) {
+              var s = document.getElementById('refresh');
+              if (s) { s.textContent = 'charts failed (' + e.message + ')'; }
+            });
+        }
         function tick() {
-          var url = new URL(location.pathname + location.search, location.origin);
-          fetch(url, {cache: 'no-store'})
+          fetch(url(location.pathname + location.search), {cache: 'no-store'})
             .then(function (r) {
               if (!r.ok) { throw new Error('HTTP ' + r.status); }
               return r.text();
             })
             .then(function (text) {
               var next = new DOMParser().parseFromString(text, 'text/html').getElementById('content');
-              if (next) { document.getElementById('content').replaceWith(next); }
+              if (next) { document.getElementById('content').replaceWith(next); charts(); }
             })
             .catch(function (e) {
               var s = document.getElementById('refresh');
@@ -793,6 +853,7 @@ final class StatusPage {
             })
             .finally(function () { setTimeout(tick, every); });
         }
+        charts();
         setTimeout(tick, every);
       })();
       """;

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.kubelet.DeviceHolder;
 import io.linkwatch.kubelet.DeviceKeys;
 import io.linkwatch.kubelet.PodLookup;
@@ -53,8 +54,21 @@ public final class ResultStore {
   private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
   private volatile Consumer<List<DeviceActivity>> devicesChecked = a -> {};
 
+  private final SeriesHistory history;
+
   public ResultStore(Clock clock) {
+    this(clock, new SeriesHistory(SeriesHistory.DEFAULT_STEP));
+  }
+
+  /** With {@code history}, which is fed every run as it is recorded. */
+  public ResultStore(Clock clock, SeriesHistory history) {
     this.clock = clock;
+    this.history = history;
+  }
+
+  /** The charted figures of the runs recorded so far (it has its own lock). */
+  public SeriesHistory history() {
+    return history;
   }
 
   /** Changes whenever something recorded changes what the store reports. */
@@ -120,6 +134,7 @@ public final class ResultStore {
       next.put(t.target(), status);
     }
     byProbe.put(run.probe(), next);
+    history.record(run, retry, clock.millis());
     if (!retry) {
       if (run.skippedBecause().isEmpty()) {
         skipped.remove(run.probe());
@@ -193,7 +208,11 @@ public final class ResultStore {
       for (TargetStatus t : targets.values()) {
         for (var m : t.measurements()) {
           if (m instanceof DeviceInfo d) {
-            keys.add(new DeviceKeys(d.device(), d.physicalId(), d.uuid()));
+            keys.add(
+                new DeviceKeys(
+                    d.device(),
+                    d.physicalId() == null ? "" : String.valueOf(d.physicalId()),
+                    d.uuid()));
           }
         }
       }

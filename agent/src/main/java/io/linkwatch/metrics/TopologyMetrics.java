@@ -38,11 +38,11 @@ public final class TopologyMetrics {
       (d, f) -> {
         List<String> labels =
             new ArrayList<>(List.of("device", String.valueOf(d.device()), "name", d.name()));
-        if (!d.numaNode().isEmpty()) {
-          labels.addAll(List.of("numa_node", d.numaNode()));
+        if (d.numaNode() != null) {
+          labels.addAll(List.of("numa_node", String.valueOf(d.numaNode())));
         }
-        if (!d.physicalId().isEmpty()) {
-          labels.addAll(List.of("phy_id", d.physicalId()));
+        if (d.physicalId() != null) {
+          labels.addAll(List.of("phy_id", String.valueOf(d.physicalId())));
         }
         f.info(DEVICE, "One series per device, with its inventory.", labels.toArray(String[]::new));
         f.result(MEMORY_TOTAL, "Total device memory.", Unit.BYTES)

@@ -3,6 +3,7 @@ package io.linkwatch.passive;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.util.ChildLogRelay;
 import io.linkwatch.worker.JavaCommand;
 import io.linkwatch.worker.PostMortem;
 import io.linkwatch.worker.WorkerProcess;
@@ -41,6 +42,10 @@ public final class WatcherProcess implements AutoCloseable {
   private static final String EOF = "\u0000eof";
 
   private final List<String> command;
+
+  /** The watcher's log lines in this log: {@code WARN DcmiSource: watcher: dcmi_init failed}. */
+  private final ChildLogRelay childLog = new ChildLogRelay("io.linkwatch.passive", log);
+
   private final java.util.Map<String, String> environment;
   private volatile Process process;
   private OutputStream requests;
@@ -201,7 +206,7 @@ public final class WatcherProcess implements AutoCloseable {
                 }
                 tail.addLast(line);
               }
-              log.info("watcher: {}", line);
+              childLog.relay("watcher", line);
             }
           } catch (IOException e) {
             log.debug("watcher stderr closed: {}", e.getMessage());

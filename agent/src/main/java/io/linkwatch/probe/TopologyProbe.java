@@ -29,11 +29,11 @@ import org.slf4j.LoggerFactory;
  * publishing {@code link="unknown"} as if it were a finding), and {@code dev<N>} holds that
  * device's {@link DeviceInfo}, so one device that cannot be queried does not hide the others.
  * Produces e.g. {@code LinkInfo[src=0, dst=1, link=SIO]} and {@code DeviceInfo[device=0,
- * name=Ascend910_9382, physicalId=2, numaNode=, cpuAffinity=, memoryTotalBytes=68719476736]}.
+ * name=Ascend910_9382, physicalId=2, numaNode=null, cpuAffinity=, memoryTotalBytes=68719476736]}.
  *
  * <p>{@code numaNode} and, where the topology source gave none, {@code cpuAffinity} come from the
  * device's PCI function in sysfs ({@code numa_node}, {@code local_cpulist}) when the runtime gives
- * its address (CUDA does); AscendCL does not, so on Ascend {@code numaNode} stays empty.
+ * its address (CUDA does); AscendCL does not, so on Ascend {@code numaNode} stays null.
  */
 public final class TopologyProbe implements Probe {
   /** The probe's config key and {@code probe} label. */
@@ -108,9 +108,9 @@ public final class TopologyProbe implements Probe {
     String target = DeviceMemoryProbe.target(device);
     try {
       long total = runtime.memoryInfo(device).totalBytes();
-      String physical = runtime.physicalId(device).map(String::valueOf).orElse("");
+      Integer physical = runtime.physicalId(device).orElse(null);
       Optional<PciFunction> pci = runtime.pciBusId(device).map(id -> new PciFunction(paths, id));
-      String numaNode = pci.flatMap(PciFunction::numaNode).map(String::valueOf).orElse("");
+      Integer numaNode = pci.flatMap(PciFunction::numaNode).orElse(null);
       String affinity =
           topology.affinity(device).or(() -> pci.flatMap(PciFunction::localCpus)).orElse("");
       return TargetResult.success(

@@ -54,7 +54,7 @@ import java.util.Set;
  * The one list of probes, and each probe's registration: config keys ({@code probes.p2p}), CLI
  * commands ({@code probe p2p}), the JSON types that cross the worker boundary, the metric writers
  * and the {@code probe} label of every health series all derive from the descriptors here. Adding a
- * probe is adding a constant (see the README's "Adding a probe").
+ * probe is adding a constant (docs/adding-a-probe.md).
  */
 public enum ProbeKind {
   P2P(

@@ -31,7 +31,7 @@ import java.util.Set;
  * infinities (a failed figure). Durations are decimal seconds, paths strings.
  *
  * <p>Gson rather than a larger data-binding library: the agent loads its classes once and keeps
- * them for its lifetime, and these records need nothing more (see README, "Performance").
+ * them for its lifetime, and these records need nothing more (docs/performance.md).
  */
 public final class Json {
   private final Gson gson;

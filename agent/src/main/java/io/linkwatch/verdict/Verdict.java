@@ -51,6 +51,14 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
 
   public static final int MAX_FIRST_LINE = 80;
 
+  /**
+   * The version of the status document's shape that the agent writes first in it and that this
+   * judges; raised when a field is renamed or removed (added fields keep it). Documents without the
+   * field carried their measurements with camelCase fields ({@code bytesPerSecond}); 2: every field
+   * snake_case, as {@code probe --json} writes them ({@code bytes_per_second}).
+   */
+  public static final int STATUS_SCHEMA_VERSION = 2;
+
   public Verdict {
     findings = List.copyOf(findings);
     notes = List.copyOf(notes);
@@ -226,11 +234,11 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       int device, String link, long sizeBytes, double value, String subject, boolean pair) {
     static Optional<Judged> of(JsonObject fig, String probe, String target) {
       String type = string(fig, "type");
-      long size = isNumber(fig, "sizeBytes") ? fig.get("sizeBytes").getAsLong() : -1;
+      long size = isNumber(fig, "size_bytes") ? fig.get("size_bytes").getAsLong() : -1;
       String mib = size >= 0 && size % (1 << 20) == 0 ? size / (1 << 20) + "MiB" : size + "B";
       switch (type) {
         case "P2pBandwidth", "P2pBidirectionalBandwidth" -> {
-          if (!isNumber(fig, "bytesPerSecond")) {
+          if (!isNumber(fig, "bytes_per_second")) {
             return Optional.empty();
           }
           String link = string(fig, "link");
@@ -240,12 +248,12 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   src,
                   link,
                   size,
-                  fig.get("bytesPerSecond").getAsDouble(),
+                  fig.get("bytes_per_second").getAsDouble(),
                   probe + " " + target + " " + link + " " + mib,
                   true));
         }
         case "HostTransferBandwidth" -> {
-          if (!isNumber(fig, "bytesPerSecond")) {
+          if (!isNumber(fig, "bytes_per_second")) {
             return Optional.empty();
           }
           String link = string(fig, "memory") + " " + string(fig, "direction");
@@ -254,13 +262,13 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   fig.get("device").getAsInt(),
                   link,
                   size,
-                  fig.get("bytesPerSecond").getAsDouble(),
+                  fig.get("bytes_per_second").getAsDouble(),
                   probe + " " + target + " " + link + " " + mib,
                   false));
         }
         case "AllreduceLatency" -> {
           String[] devices = string(fig, "devices").split(",");
-          if (!isNumber(fig, "p50Seconds") || devices[0].isBlank()) {
+          if (!isNumber(fig, "p50_seconds") || devices[0].isBlank()) {
             return Optional.empty();
           }
           String kib = size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
@@ -269,7 +277,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   Integer.parseInt(devices[0].strip()),
                   devices.length + " ranks",
                   size,
-                  fig.get("p50Seconds").getAsDouble(),
+                  fig.get("p50_seconds").getAsDouble(),
                   probe + " " + target + " " + kib + " p50",
                   false));
         }

@@ -7,6 +7,7 @@ import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.util.ChildLogRelay;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,8 +51,9 @@ public final class WorkerProcess implements ProbeRunner {
 
   private final List<String> javaOptions;
   private final AtomicReference<Process> running = new AtomicReference<>();
-  private final java.util.Set<String> warningsSeen =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Worker lines in this log: {@code INFO TopologyProbe: worker topology: 2 devices}. */
+  private final ChildLogRelay childLog = new ChildLogRelay("io.linkwatch.worker", log);
 
   private final List<String> command;
   private final Optional<WorkerClassArchive> classArchive;
@@ -283,33 +285,9 @@ public final class WorkerProcess implements ProbeRunner {
     }
   }
 
-  /** A worker's log line: {@code LEVEL Logger: message}. */
-  private static final java.util.regex.Pattern LOG_LINE =
-      java.util.regex.Pattern.compile("(TRACE|DEBUG|INFO|WARN|ERROR) +([A-Za-z0-9_$]+): (.*)");
-
   /**
-   * One worker line in this log: a log line keeps its level and logger, with the worker named in
-   * front of the message ({@code INFO TopologyProbe: worker topology: 2 devices}), not nested in a
-   * line of this process; anything else (a crash report) is an INFO line of its own.
-   */
-  private void relayLine(String probe, String line) {
-    java.util.regex.Matcher m = LOG_LINE.matcher(line);
-    if (!m.matches()) {
-      log.info("worker {}: {}", probe, line);
-      return;
-    }
-    org.slf4j.Logger source = LoggerFactory.getLogger("io.linkwatch.worker." + m.group(2));
-    org.slf4j.event.Level level = org.slf4j.event.Level.valueOf(m.group(1));
-    if (level == org.slf4j.event.Level.WARN && !warningsSeen.add(probe + " " + line)) {
-      level = org.slf4j.event.Level.DEBUG;
-    }
-    source.atLevel(level).log("worker {}: {}", probe, m.group(3));
-  }
-
-  /**
-   * Relays a worker's stderr to this log. A worker lives for one run, so a condition it warns about
-   * once per process (say, numa_maps unreadable) would be warned about at every run: a warning
-   * already relayed for this probe goes to the debug level instead.
+   * Relays a worker's stderr to this log ({@link ChildLogRelay}: a warning it gave at an earlier
+   * run goes to the debug level), keeping its last lines for a report of its death.
    */
   private StderrRelay relay(InputStream err, String probe) {
     StderrRelay[] relay = new StderrRelay[1];
@@ -321,7 +299,7 @@ public final class WorkerProcess implements ProbeRunner {
                 String line;
                 while ((line = r.readLine()) != null) {
                   relay[0].add(line);
-                  relayLine(probe, line);
+                  childLog.relay("worker " + probe, line);
                 }
               } catch (IOException e) {
                 log.debug("worker {} stderr closed: {}", probe, e.getMessage());

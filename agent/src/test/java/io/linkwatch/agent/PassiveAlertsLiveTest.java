@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Passive watching while a job holds every device, under a real Prometheus with the shipped rules
@@ -34,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 // Not one of the AlertWindows tests: its four agents, four watchers and four Prometheus servers
 // beside theirs loaded two cores enough to make a probe of PrometheusLiveTest miss its deadline.
+// Its two faces run at once: the job keeps every probe off the devices, so its agents only read
+// counters, and what it waits for is alert windows.
+@Execution(ExecutionMode.CONCURRENT)
 class PassiveAlertsLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();

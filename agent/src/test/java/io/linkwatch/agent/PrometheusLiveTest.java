@@ -43,6 +43,14 @@ class PrometheusLiveTest {
           deadline: 20s
       """;
 
+  private static final String STALE = "LinkwatchProbeStale";
+  private static final String FAILING = "LinkwatchProbeFailing";
+
+  /** The highest count of unsuccessful p2p runs seen, and when it was first seen. */
+  private double lastUnsuccessful;
+
+  private long lastUnsuccessfulAt;
+
   @TempDir Path dir;
 
   @Test
@@ -54,7 +62,7 @@ class PrometheusLiveTest {
       // The query API serves the agent's p2p series.
       JsonNode series =
           LiveRules.awaitQuery(
-              prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2, Duration.ofSeconds(60));
+              prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2, Duration.ofSeconds(90));
       assertThat(series).extracting(s -> s.get("metric").get("link").asText()).containsOnly("SIO");
 
       // A Prometheus that has not scraped yet rightly holds LinkwatchAgentDown pending
@@ -67,7 +75,7 @@ class PrometheusLiveTest {
       // Healthy: no alert at all while the baselines fill (the shortened "first hour" and more).
       long healthyUntil = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (System.nanoTime() < healthyUntil) {
-        assertThat(LiveRules.names(prometheus.alerts()))
+        assertThat(unexplained(LiveRules.names(prometheus.alerts()), agent))
             .as(() -> "alerts during healthy running; agent's runs and log:\n" + runsAndLog(agent))
             .isEmpty();
         Thread.sleep(2000);
@@ -84,6 +92,9 @@ class PrometheusLiveTest {
               });
       for (JsonNode a : prometheus.alerts()) {
         String name = a.get("labels").get("alertname").asText();
+        if (unexplained(List.of(LiveRules.name(a)), agent).isEmpty()) {
+          continue; // see unexplained()
+        }
         assertThat(name)
             .as("only link alerts fire")
             .isIn("LinkwatchLinkBandwidthLow", "LinkwatchLinkAsymmetric");
@@ -93,13 +104,45 @@ class PrometheusLiveTest {
 
       agent.faults();
       long clearBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      List<String> left = LiveRules.names(prometheus.alerts());
+      List<String> left = unexplained(LiveRules.names(prometheus.alerts()), agent);
       while (!left.isEmpty() && System.nanoTime() < clearBy) {
         Thread.sleep(1000);
-        left = LiveRules.names(prometheus.alerts());
+        left = unexplained(LiveRules.names(prometheus.alerts()), agent);
       }
       assertThat(left).as("alerts after the link is restored").isEmpty();
     }
+  }
+
+  /**
+   * The alerts that the test cannot explain. A machine too loaded to finish p2p runs within their
+   * deadline (FleetLiveTest's eight agents share the two cores) rightly makes LinkwatchProbeStale
+   * and LinkwatchProbeFailing pend. Those two are explained, but only within a minute (more than
+   * three 12 s intervals plus the rules' shortened 30 s window) of the agent counting a p2p run
+   * that did not succeed: one that stays after the runs succeed again is not.
+   */
+  private List<String> unexplained(List<String> alerts, AgentProcess agent) throws Exception {
+    double unsuccessful = unsuccessfulP2pRuns(agent);
+    long now = System.nanoTime();
+    if (unsuccessful > lastUnsuccessful) {
+      lastUnsuccessful = unsuccessful;
+      lastUnsuccessfulAt = now;
+    }
+    boolean recent =
+        lastUnsuccessful > 0 && now - lastUnsuccessfulAt < Duration.ofSeconds(60).toNanos();
+    return alerts.stream()
+        .filter(a -> !(recent && (a.startsWith(STALE + "{") || a.startsWith(FAILING + "{"))))
+        .toList();
+  }
+
+  /** p2p runs counted with a result other than success (timeout, error, skipped_*). */
+  private static double unsuccessfulP2pRuns(AgentProcess agent) throws Exception {
+    return agent
+        .metrics()
+        .lines()
+        .filter(l -> l.startsWith("linkwatch_probe_runs_total{") && l.contains("probe=\"p2p\""))
+        .filter(l -> !l.contains("result=\"success\""))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   /** What a failed assertion shows: the agent's run counters and the end of its log. */

@@ -1,11 +1,13 @@
 package io.linkwatch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.Certs;
 import io.linkwatch.testing.Chromium;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.file.Files;
@@ -18,6 +20,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The status page in a real headless Chromium against the agent on the sim: it loads with no
@@ -25,7 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * /metrics}, a link slowed in the sim turns its cell to the low colour and a job turns its device
  * busy (both while the page refreshes itself, without a reload), and it works behind TLS and basic
  * auth with the browser's own login. Screenshots go to {@code target/status-page/}.
+ *
+ * <p>The two tests run at once, each with its own agent and browser: most of their time is spent
+ * waiting for probe runs, and one after the other they took more than 40 s.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class StatusPageBrowserTest {
   static final String PROBES =
       AgentProcess.onlyProbes(
@@ -71,7 +79,9 @@ class StatusPageBrowserTest {
 
   @Test
   void matrixFollowsTheMetricsASlowLinkAndABusyDevice() throws Exception {
-    try (AgentProcess agent = AgentProcess.start(dir, PROBES, Map.of());
+    // One-second history steps, so the charts have several points within the test.
+    try (AgentProcess agent =
+            AgentProcess.start(dir, "web: {history_step: 1s}\n" + PROBES, Map.of());
         Chromium browser = Chromium.start(dir, false)) {
       agent.awaitMetrics(
           Duration.ofSeconds(30),
@@ -111,6 +121,9 @@ class StatusPageBrowserTest {
       assertThat(
               browser.eval(
                   "document.querySelector('td[data-src=\"1\"][data-dst=\"0\"]').dataset.state"))
+          .as(
+              "1->0: %s",
+              browser.eval("document.querySelector('td[data-src=\"1\"][data-dst=\"0\"]').title"))
           .isEqualTo("ok");
       agent.faults("link 0 1 scale 0.5", "busy 1 pid 4242 util 80");
       browser.await(
@@ -128,12 +141,62 @@ class StatusPageBrowserTest {
       assertThat(browser.eval("window.sameDocument === true")).isEqualTo(true);
       browser.screenshot(ARTEFACTS.resolve("a3-slow-link-busy-device.png"));
       agent.faults();
+      assertChartIsTheHistory(agent, browser, base, "p2p 0->1 bandwidth 67108864");
 
       assertThat(browser.errors()).isEmpty();
       assertLocalOnly(browser);
-      // Every refresh was the page itself: no other path, nothing but GETs of what is in memory.
-      assertThat(browser.requests()).allSatisfy(u -> assertThat(u).startsWith(base));
+      // Every request was the page itself or the history its charts are drawn from: nothing but
+      // GETs of what is in memory.
+      assertThat(browser.requests())
+          .allSatisfy(u -> assertThat(u).matches(Pattern.quote(base) + "(\\?.*|api/v1/history)"));
     }
+  }
+
+  /**
+   * The chart the page draws for {@code series} has a vertex per point of {@code /api/v1/history},
+   * placed by its time across the window and by its figure from 0 to the series' largest. The page
+   * is read between two fetches of the history that agree, so it drew that same document.
+   */
+  static void assertChartIsTheHistory(
+      AgentProcess agent, Chromium browser, String base, String series) throws Exception {
+    String chart = "document.querySelector('.spark[data-series=\"" + series + "\"] polyline')";
+    for (int attempt = 0; attempt < 5; attempt++) {
+      JsonObject before = new JsonObject(agent.get("/api/v1/history").body());
+      browser.navigate(base + "?refresh=600");
+      browser.await(chart + " !== null", Duration.ofSeconds(10));
+      String points = (String) browser.eval(chart + ".getAttribute('points')");
+      JsonObject after = new JsonObject(agent.get("/api/v1/history").body());
+      if (before.getLong("version").equals(after.getLong("version"))) {
+        JsonArray line =
+            before.getJsonArray("series").stream()
+                .map(JsonObject.class::cast)
+                .filter(o -> o.getString("id").equals(series))
+                .findFirst()
+                .orElseThrow()
+                .getJsonArray("points");
+        assertThat(line.size()).as("points in the history").isGreaterThanOrEqualTo(2);
+        double max = 0;
+        for (Object p : line) {
+          max = Math.max(max, ((JsonArray) p).getDouble(1));
+        }
+        String[] vertices = points.trim().split("\\s+");
+        assertThat(vertices).hasSize(line.size());
+        double start = before.getLong("start_seconds");
+        double span = before.getLong("end_seconds") - start;
+        for (int i = 0; i < vertices.length; i++) {
+          String[] xy = vertices[i].split(",");
+          JsonArray p = line.getJsonArray(i);
+          assertThat(Double.parseDouble(xy[0]) / 64)
+              .as("x of point %d", i)
+              .isCloseTo((p.getLong(0) - start) / span, within(0.001));
+          assertThat((15 - Double.parseDouble(xy[1])) / 14)
+              .as("height of point %d", i)
+              .isCloseTo(p.getDouble(1) / max, within(0.001));
+        }
+        return;
+      }
+    }
+    throw new AssertionError("the history changed under every reading of the page");
   }
 
   @Test

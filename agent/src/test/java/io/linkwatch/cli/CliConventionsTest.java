@@ -13,8 +13,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Walks the whole command tree and holds every command and option to the conventions written in the
- * README ("Command-line conventions"): one naming scheme, one duration and size syntax, stated
- * defaults, one-line command summaries.
+ * docs/cli.md: one naming scheme, one duration and size syntax, stated defaults, one-line command
+ * summaries.
  */
 class CliConventionsTest {
   /** Lower case words joined by dashes; dots only between a family and its member (--log.level). */

@@ -243,7 +243,8 @@ class CliTest {
     assertThat(r.err())
         .isEqualTo(
             "linkwatch: compare runs Ascend's tools (ascend-dmi, hccl_test, npu-smi) and does not"
-                + " apply to backend sim-cuda; on NVIDIA hosts see scripts/gpu-check.sh\n");
+                + " apply to backend sim-cuda; on NVIDIA hosts run /usr/share/linkwatch/gpu-check.sh"
+                + " (scripts/gpu-check.sh in the source tree)\n");
   }
 
   /** Among eight GPUs the table is ascend-dmi's matrix: sources down, destinations across. */
@@ -278,6 +279,7 @@ class CliTest {
     assertThat(lines).hasSize(20);
   }
 
+  /** One line per problem, and every line says it is linkwatch's (not only the first). */
   @Test
   void checkConfigReportsEveryErrorAndExitsTwo() throws Exception {
     java.nio.file.Path bad = java.nio.file.Files.createTempFile("linkwatch", ".yaml");
@@ -289,6 +291,7 @@ class CliTest {
             "linkwatch: "
                 + bad
                 + ": listen: 'nowhere' is not HOST:PORT (e.g. 0.0.0.0:10187)\n"
+                + "linkwatch: "
                 + bad
                 + ": probes.p2p.warmup: must be between 0 and 10000, not -2\n");
     java.nio.file.Files.writeString(bad, "backend: sim\n");

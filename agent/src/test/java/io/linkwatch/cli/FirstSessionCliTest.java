@@ -125,19 +125,42 @@ class FirstSessionCliTest {
    */
   @Test
   void progressIsOneUpdatingLineOnATerminalAndNothingOnAPipe() throws Exception {
-    String[] sweep = {
-      "probe", "p2p", "--backend", "sim-cuda", "--sizes", "64MiB", "--iterations", "3"
-    };
-    JavaProcess.Result pipe = JavaProcess.run(Map.of(), LIMIT, sweep);
-    assertThat(pipe.exit()).isZero();
+    assertProgressOnlyOnATerminal(
+        Map.of(), "probe", "p2p", "--backend", "sim-cuda", "--sizes", "64MiB", "--iterations", "3");
+  }
+
+  /** {@code topo --measure} shows the same progress line as {@code probe}, and only there. */
+  @Test
+  void topoMeasureShowsProgressOnATerminalAndNothingOnAPipe() throws Exception {
+    // Four of the eight GPUs: twelve pairs, a few seconds, well past the line's first second.
+    assertProgressOnlyOnATerminal(
+        Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3"),
+        "topo",
+        "--measure",
+        "--backend",
+        "sim-cuda",
+        "--size",
+        "64MiB",
+        "--iterations",
+        "3");
+  }
+
+  /** Runs a command that copies 64 MiB between pairs on a pipe, then on a "terminal". */
+  private static void assertProgressOnlyOnATerminal(Map<String, String> env, String... args)
+      throws Exception {
+    JavaProcess.Result pipe = JavaProcess.run(env, LIMIT, args);
+    assertThat(pipe.exit()).as(pipe.err()).isZero();
     assertThat(pipe.err()).isEmpty();
-    JavaProcess.Result tty = JavaProcess.run(Map.of("LINKWATCH_PROGRESS", "always"), LIMIT, sweep);
+    Map<String, String> terminal = new java.util.HashMap<>(env);
+    terminal.put("LINKWATCH_PROGRESS", "always");
+    JavaProcess.Result tty = JavaProcess.run(terminal, LIMIT, args);
     assertThat(tty.exit()).isZero();
     assertThat(tty.err())
         .doesNotContain("\n")
         .startsWith("\r\033[Klinkwatch: ")
         .endsWith("\r\033[K")
         .matches("(?s).*\\d->\\d 64MiB, \\d+\\.\\d s.*");
+    // The same output; only the figures may differ.
     assertThat(tty.out().lines().count()).isEqualTo(pipe.out().lines().count());
   }
 
@@ -265,8 +288,8 @@ class FirstSessionCliTest {
     assertThat(man.exit()).isZero();
     assertThat(man.out())
         .startsWith(".TH LINKWATCH 1")
-        .contains(
-            ".SS linkwatch probe p2p", ".SS linkwatch check\\-config", "\\-\\-tool\\-timeout");
+        .contains(".SS linkwatch probe p2p", ".SS linkwatch check\\-config", "\\-\\-tool\\-timeout")
+        .contains("/usr/share/linkwatch/gpu\\-check.sh", "/usr/share/linkwatch/rules/");
   }
 
   /**

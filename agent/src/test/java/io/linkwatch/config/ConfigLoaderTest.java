@@ -41,6 +41,12 @@ class ConfigLoaderTest {
             "f.yaml: backend: unknown backend 'rocm' (expected one of auto, ascend, cuda, sim,"
                 + " sim-cuda)"),
         Arguments.of("budget: 2", "f.yaml: budget: must be between 1.0E-4 and 1.0, not 2.0"),
+        Arguments.of(
+            "web: {history_step: 1500ms}",
+            "f.yaml: web.history_step: 1500ms must be whole seconds from 1s to 1h"),
+        Arguments.of(
+            "web: {history_step: 2h}",
+            "f.yaml: web.history_step: 2h must be whole seconds from 1s to 1h"),
         Arguments.of("budget: lots", "f.yaml: budget: must be a number, not 'lots'"),
         Arguments.of(
             "paths:\n  procfs: proc", "f.yaml: paths.procfs: 'proc' must be an absolute path"),
@@ -83,6 +89,11 @@ class ConfigLoaderTest {
         Arguments.of(
             "probes:\n  p2p:\n    warmups: 2",
             "f.yaml: probes.p2p.warmups: unknown key, did you mean 'warmup'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)"),
+        // Two letters swapped is one edit, as a typist makes it (plain Levenshtein counts two and
+        // had no suggestion for a five-letter key).
+        Arguments.of(
+            "probes:\n  p2p:\n    sizse: [1MiB]",
+            "f.yaml: probes.p2p.sizse: unknown key, did you mean 'sizes'? (valid here: cron, deadline, enabled, every, iterations, pairs, sizes, warmup)"),
         Arguments.of(
             "probes:\n  p2p:\n    cron: '0 * * * * ?'\n    deadline: 90s",
             "f.yaml: probes.p2p.deadline: 90s must be shorter than the probe's interval (1m), or runs would pile up; set probes.p2p.deadline below 1m or a longer interval"),

@@ -204,8 +204,8 @@ class PodHoldersStatusTest {
                 "links",
                 0.1,
                 List.of(
-                    new DeviceInfo(0, "Ascend910_9382", "4", "", "", 64L << 30),
-                    new DeviceInfo(1, "Ascend910_9382", "5", "", "", 64L << 30)))));
+                    new DeviceInfo(0, "Ascend910_9382", 4, null, "", 64L << 30),
+                    new DeviceInfo(1, "Ascend910_9382", 5, null, "", 64L << 30)))));
   }
 
   /** A p2p run whose activity check found device 1 busy, or idle. */

@@ -3,31 +3,39 @@ package io.linkwatch.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Each target's last figures in {@code /api/v1/status}, even a failed (NaN) one. */
+/**
+ * Each target's last figures in {@code /api/v1/status}, even a failed (NaN) one, in the one JSON
+ * style of {@code probe --json}: snake_case fields under a {@code schema_version}.
+ */
 class StatusFiguresTest {
   @Test
   void figuresAreGivenAsTheProbeWritesThemAndANanOneDoesNotFailTheStatus() throws Exception {
     P2pBandwidth nan = new P2pBandwidth(1, 0, "SIO", 1 << 20, Double.NaN, Double.NaN);
     // The failure the status guards against is real: JSON has no NaN.
-    assertThatThrownBy(() -> new JsonObject(ProbeKind.JSON.write(nan)))
+    assertThatThrownBy(() -> new JsonObject(ProbeKind.USER_JSON.write(nan)))
         .isInstanceOf(DecodeException.class);
 
     ResultStore store = new ResultStore(Clock.systemUTC());
@@ -61,7 +69,17 @@ class StatusFiguresTest {
       assertThat(ok.getString("target")).isEqualTo("0->1");
       JsonObject figure = ok.getJsonArray("measurements").getJsonObject(0);
       assertThat(figure.getString("type")).isEqualTo("P2pBandwidth");
-      assertThat(figure.getDouble("bytesPerSecond")).isEqualTo(4.8e9);
+      assertThat(figure.getDouble("bytes_per_second")).isEqualTo(4.8e9);
+      assertThat(figure.getLong("size_bytes")).isEqualTo(1L << 20);
+      assertThat(status.getInteger("schema_version")).isEqualTo(Verdict.STATUS_SCHEMA_VERSION);
+      assertThat(keys(status)).isNotEmpty().allMatch(k -> k.matches("[a-z0-9_]+"), "snake_case");
+      // linkwatch status and check read it back.
+      assertThat(
+              new AgentStatusClient("http://127.0.0.1:" + http.port(), Duration.ofSeconds(5))
+                  .fetch()
+                  .get("targets")
+                  .getAsJsonArray())
+          .hasSize(2);
       JsonObject failed =
           status
               .getJsonArray("targets")
@@ -74,5 +92,19 @@ class StatusFiguresTest {
     } finally {
       http.close();
     }
+  }
+
+  /** Every field name in a document, at any depth. */
+  private static List<String> keys(Object json) {
+    List<String> keys = new ArrayList<>();
+    if (json instanceof JsonObject o) {
+      for (String k : o.fieldNames()) {
+        keys.add(k);
+        keys.addAll(keys(o.getValue(k)));
+      }
+    } else if (json instanceof JsonArray a) {
+      a.forEach(v -> keys.addAll(keys(v)));
+    }
+    return keys;
   }
 }

@@ -92,7 +92,8 @@ class WebTlsLoopbackTest {
         new ResultStore(Clock.systemUTC()),
         null,
         Map::of,
-        new WebSettings(Optional.empty(), config, Duration.ofSeconds(10), 256));
+        new WebSettings(
+            Optional.empty(), config, Duration.ofSeconds(10), 256, Duration.ofMinutes(5)));
   }
 
   /**

@@ -288,7 +288,7 @@ class GoldenExpositionTest {
                     0.1,
                     List.of(
                         new LinkInfo(0, 1, "SIO"),
-                        new DeviceInfo(0, "Ascend910_9382", "2", "", "", 68719476736L))))));
+                        new DeviceInfo(0, "Ascend910_9382", 2, null, "", 68719476736L))))));
     // On Kubernetes: one lookup timed out, the next named the pod holding busy device 1.
     store.recordPodLookup(
         io.linkwatch.kubelet.PodLookup.failed(

@@ -68,8 +68,8 @@ class TopologyProbeTest {
             new DeviceInfo(
                 0,
                 "NVIDIA H200",
-                "0",
-                "0",
+                0,
+                0,
                 "0-55,112-167",
                 h200,
                 "GPU-51110000-0000-4000-8000-000000000000"));
@@ -77,7 +77,7 @@ class TopologyProbeTest {
     assertThat(of(run, "dev1"))
         .containsExactly(
             new DeviceInfo(
-                1, "NVIDIA H200", "1", "", "", h200, "GPU-51110000-0000-4000-8000-000000000001"));
+                1, "NVIDIA H200", 1, null, "", h200, "GPU-51110000-0000-4000-8000-000000000001"));
     assertThat(of(run, "dev7")).hasSize(1);
   }
 
@@ -99,9 +99,9 @@ class TopologyProbeTest {
     assertThat(of(run, "links"))
         .containsExactly(new LinkInfo(0, 1, "SIO"), new LinkInfo(1, 0, "SIO"));
     assertThat(of(run, "dev0"))
-        .containsExactly(new DeviceInfo(0, "Ascend910_9382", "2", "", "", 64L << 30));
+        .containsExactly(new DeviceInfo(0, "Ascend910_9382", 2, null, "", 64L << 30));
     assertThat(of(run, "dev1"))
-        .containsExactly(new DeviceInfo(1, "Ascend910_9382", "3", "", "", 64L << 30));
+        .containsExactly(new DeviceInfo(1, "Ascend910_9382", 3, null, "", 64L << 30));
     assertThat(of(run, "dev0").get(0).summary()).isEqualTo("dev0 Ascend910_9382 64GiB phy 2");
     assertThat(of(run, "links").get(0).summary()).isEqualTo("0->1 SIO");
   }

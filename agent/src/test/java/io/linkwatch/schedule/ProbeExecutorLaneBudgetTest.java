@@ -11,6 +11,7 @@ import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.testing.HandClock;
 import io.linkwatch.worker.ProbeRunner;
 import io.linkwatch.worker.WorkerRequest;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * lane as long as the test says (the real one is a child process, exercised in the live tests).
  */
 class ProbeExecutorLaneBudgetTest {
-  final ProbeExecutorRetryTest.SteppedClock clock = new ProbeExecutorRetryTest.SteppedClock();
+  final HandClock clock = new HandClock(ProbeExecutorRetryTest.START);
 
   /** A worker that waits for {@code release} (if any), then answers {@code outcome}. */
   static final class HeldRunner implements ProbeRunner {

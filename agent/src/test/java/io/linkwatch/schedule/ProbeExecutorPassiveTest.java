@@ -6,6 +6,7 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.testing.HandClock;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** Each probe run tells passive watching which devices it measures, for as long as it runs. */
 class ProbeExecutorPassiveTest {
-  final ProbeExecutorRetryTest.SteppedClock clock = new ProbeExecutorRetryTest.SteppedClock();
+  final HandClock clock = new HandClock(ProbeExecutorRetryTest.START);
 
   @Test
   void targetsNameTheirDevicesAndALabelWithoutDevicesMeansAll() {

@@ -13,13 +13,11 @@ import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.testing.HandClock;
 import io.linkwatch.worker.ProbeRunner;
 import io.linkwatch.worker.WorkerRequest;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -30,26 +28,6 @@ import org.junit.jupiter.api.Test;
 /** Retries of targets whose devices were busy, with a clock that the sleeps move. */
 class ProbeExecutorRetryTest {
   static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
-
-  /** A clock that only moves when the executor sleeps. */
-  static final class SteppedClock extends Clock {
-    Instant now = START;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   /** Answers each run with the next scripted result and remembers what was asked. */
   static final class ScriptedRunner implements ProbeRunner {
@@ -76,7 +54,9 @@ class ProbeExecutorRetryTest {
         target, 1.0, List.of(new P2pBandwidth(0, 1, "SIO", 1 << 20, 1e11, 1e-5)));
   }
 
-  final SteppedClock clock = new SteppedClock();
+  /** Moves only when the executor sleeps. */
+  final HandClock clock = new HandClock(START);
+
   final ScriptedRunner runner = new ScriptedRunner();
   final List<Duration> slept = new ArrayList<>();
 

@@ -43,8 +43,13 @@ public final class LiveRules {
   /** Each pending or firing alert as its name and labels. */
   public static List<String> names(JsonNode alerts) {
     List<String> out = new ArrayList<>();
-    alerts.forEach(a -> out.add(a.get("labels").get("alertname").asText() + a.get("labels")));
+    alerts.forEach(a -> out.add(name(a)));
     return out;
+  }
+
+  /** One alert as its name and labels: {@code LinkwatchProbeStale{"alertname":...}}. */
+  public static String name(JsonNode alert) {
+    return alert.get("labels").get("alertname").asText() + alert.get("labels");
   }
 
   /** Waits until {@code q} returns at least {@code atLeast} series. */

@@ -20,7 +20,7 @@ class VerdictTest {
               {"probe": "p2p", "target": "0->1", "result": "%s",
                "error": "aclrtSynchronizeStream returned 507011: injected fault\\nmore",
                "measurements": [{"type": "P2pBandwidth", "src": 0, "dst": 1, "link": "SIO",
-                                 "sizeBytes": 268435456, "bytesPerSecond": %s}]}],
+                                 "size_bytes": 268435456, "bytes_per_second": %s}]}],
              "passive": {"devices": [
               {"source": "dcmi", "device": 0, "result": "success",
                "links": [%s]}]}}
@@ -216,17 +216,17 @@ class VerdictTest {
                   {"probe": "host_transfer", "target": "dev0/node3", "result": "success",
                    "error": "", "measurements": [
                      {"type": "HostTransferBandwidth", "device": 0, "direction": "h2d",
-                      "memory": "pinned", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
-                      "bytesPerSecond": 30e9},
+                      "memory": "pinned", "cpu_node": 3, "mem_node": "3", "size_bytes": 268435456,
+                      "bytes_per_second": 30e9},
                      {"type": "HostTransferBandwidth", "device": 0, "direction": "d2h",
-                      "memory": "pinned", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
-                      "bytesPerSecond": 41e9},
+                      "memory": "pinned", "cpu_node": 3, "mem_node": "3", "size_bytes": 268435456,
+                      "bytes_per_second": 41e9},
                      {"type": "HostTransferBandwidth", "device": 0, "direction": "h2d",
-                      "memory": "pageable", "cpuNode": 3, "memNode": "3", "sizeBytes": 268435456,
-                      "bytesPerSecond": 5e9}]},
+                      "memory": "pageable", "cpu_node": 3, "mem_node": "3", "size_bytes": 268435456,
+                      "bytes_per_second": 5e9}]},
                   {"probe": "allreduce", "target": "0,1", "result": "success", "error": "",
                    "measurements": [{"type": "AllreduceLatency", "devices": "0,1",
-                     "sizeBytes": 1024, "p50Seconds": 310e-6, "p99Seconds": 400e-6}]}]}
+                     "size_bytes": 1024, "p50_seconds": 310e-6, "p99_seconds": 400e-6}]}]}
                 """)
             .getAsJsonObject();
     Verdict v = judge(status);

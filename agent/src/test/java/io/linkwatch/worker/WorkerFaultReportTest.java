@@ -197,7 +197,7 @@ class WorkerFaultReportTest {
         .allSatisfy(
             d -> {
               assertThat(d.name()).isEqualTo("unknown");
-              assertThat(d.physicalId()).isEmpty();
+              assertThat(d.physicalId()).isNull();
             });
     assertThat(run.tolerated())
         .extracting(ToleratedFailure::call)

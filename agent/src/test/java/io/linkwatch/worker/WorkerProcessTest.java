@@ -3,21 +3,17 @@ package io.linkwatch.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** How the agent treats worker processes that hang, die, talk nonsense or repeat warnings. */
 class WorkerProcessTest {
@@ -25,23 +21,8 @@ class WorkerProcessTest {
       new WorkerRequest(
           "p2p", P2pSettings.DEFAULTS, Backend.SIM, HostPaths.system(), List.of("npu-smi"));
 
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
   /** The package's logger: relayed worker lines keep their logger's name under it. */
-  private final Logger logger = (Logger) LoggerFactory.getLogger("io.linkwatch.worker");
-
-  @BeforeEach
-  void capture() {
-    logged.start();
-    logger.addAppender(logged);
-    logger.setLevel(Level.DEBUG);
-  }
-
-  @AfterEach
-  void release() {
-    logger.detachAppender(logged);
-    logger.setLevel(null);
-  }
+  @RegisterExtension final LogCapture logged = new LogCapture("io.linkwatch.worker");
 
   static WorkerProcess shell(String script) {
     return new WorkerProcess(List.of("sh", "-c", "cat >/dev/null; " + script), true);
@@ -115,7 +96,7 @@ class WorkerProcessTest {
     }
     Thread.sleep(200); // the relay thread may still be writing the last lines
     List<String> lines =
-        logged.list.stream()
+        logged.events().stream()
             .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
             .map(e -> e.getLevel() + " " + e.getLoggerName() + ": " + e.getFormattedMessage())
             .toList();

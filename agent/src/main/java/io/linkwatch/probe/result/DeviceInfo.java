@@ -4,16 +4,17 @@ import io.linkwatch.util.ByteSize;
 
 /**
  * One device's inventory, e.g. summarised as {@code dev0 Ascend910_9382 64GiB phy 2}. {@code
- * physicalId}, {@code numaNode} and {@code uuid} are empty strings when unknown; {@code
- * cpuAffinity} is the CPU list the topology shows, or empty. {@code uuid} is the device's UUID
- * where the runtime reports one (NVML's {@code GPU-...}): the id NVIDIA's device plugin gives the
- * kubelet.
+ * physicalId} and {@code numaNode} are null when unknown (numbers in JSON, {@code null} there, so a
+ * program reading {@code probe topology --json} compares numbers); {@code cpuAffinity} is the CPU
+ * list the topology shows, or empty. {@code uuid} is the device's UUID where the runtime reports
+ * one (NVML's {@code GPU-...}): the id NVIDIA's device plugin gives the kubelet; empty when
+ * unknown.
  */
 public record DeviceInfo(
     int device,
     String name,
-    String physicalId,
-    String numaNode,
+    Integer physicalId,
+    Integer numaNode,
     String cpuAffinity,
     long memoryTotalBytes,
     String uuid)
@@ -28,8 +29,8 @@ public record DeviceInfo(
   public DeviceInfo(
       int device,
       String name,
-      String physicalId,
-      String numaNode,
+      Integer physicalId,
+      Integer numaNode,
       String cpuAffinity,
       long memoryTotalBytes) {
     this(device, name, physicalId, numaNode, cpuAffinity, memoryTotalBytes, "");
@@ -44,10 +45,10 @@ public record DeviceInfo(
             .append(name)
             .append(' ')
             .append(ByteSize.format(memoryTotalBytes));
-    if (!physicalId.isEmpty()) {
+    if (physicalId != null) {
       s.append(" phy ").append(physicalId);
     }
-    if (!numaNode.isEmpty()) {
+    if (numaNode != null) {
       s.append(" node ").append(numaNode);
     }
     if (!cpuAffinity.isEmpty()) {

@@ -1,0 +1,110 @@
+package io.linkwatch.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.history.SeriesHistory;
+import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.testing.HandClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The page rendered from a result store and its history, without a browser. */
+class StatusPageTest {
+  final HandClock clock = new HandClock(Instant.parse("2026-12-03T12:00:00Z"));
+  final ResultStore store = new ResultStore(clock, new SeriesHistory(Duration.ofMinutes(5)));
+  final HistoryReferences history = new HistoryReferences(store.history(), clock::millis);
+
+  String render() {
+    return new StatusPage(List.of())
+        .render(HttpApi.statusJson(store, null, Map::of), history, clock.instant(), 5);
+  }
+
+  /** The p2p cell 0->1: its state, its title and the series its chart is drawn from. */
+  static List<String> cell(String page) {
+    Matcher m =
+        Pattern.compile(
+                "<td class=\"cell [a-z]+\" data-src=\"0\" data-dst=\"1\" [^>]*data-state=\"([a-z]+)\""
+                    + " title=\"([^\"]*)\">.*?<span class=\"spark\" data-series=\"([^\"]*)\">")
+            .matcher(page);
+    assertThat(m.find()).as(page).isTrue();
+    return List.of(m.group(1), m.group(2), m.group(3));
+  }
+
+  static List<String> all(String page, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(page);
+    List<String> out = new java.util.ArrayList<>();
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  void p2p(double gbps) {
+    store.record(
+        ProbeRun.of(
+            "p2p",
+            List.of(
+                TargetResult.success(
+                    "0->1",
+                    0.1,
+                    List.of(new P2pBandwidth(0, 1, "HCCS", 1 << 20, gbps * 1e9, 1))))));
+  }
+
+  @Test
+  void aCellWithoutExpectedFigureIsJudgedAgainstTheHistoryAndNamesItsChart() {
+    p2p(100);
+    assertThat(cell(render())).first().isEqualTo("none");
+    assertThat(cell(render()).get(2)).isEqualTo("p2p 0-&gt;1 bandwidth 1048576");
+
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    p2p(110);
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    p2p(90);
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    p2p(80);
+    String page = render();
+    // 80 against the median of 100, 110 and 90.
+    assertThat(cell(page).get(0)).isEqualTo("warn");
+    assertThat(cell(page).get(1)).startsWith("80 % of this series&#39; median over its 3 earlier");
+    assertThat(all(page, "<div id=\"content\" data-history-version=\"(\\d+)\">"))
+        .containsExactly(String.valueOf(store.history().version()));
+
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    p2p(40);
+    assertThat(cell(render()).get(0)).isEqualTo("low");
+  }
+
+  @Test
+  void aHostTransferRowSaysWhetherPagePlacementWasVerified() {
+    List<Measurement> checked = figures(0, "1", "numa_maps");
+    List<Measurement> unknown = figures(1, "unknown", "unknown");
+    store.record(
+        ProbeRun.of(
+            "host_transfer",
+            List.of(
+                TargetResult.success("dev0/node1", 1, checked),
+                TargetResult.success("dev0/node2", 1, unknown))));
+    String page = render();
+    assertThat(all(page, "<td class=\"placement\" data-verified=\"([a-z]+\">[a-z]+)"))
+        .containsExactly("true\">yes", "false\">no");
+    assertThat(all(page, "data-series=\"(host_transfer [^\"]*)\""))
+        .contains("host_transfer dev0/node1 pinned_h2d 67108864");
+  }
+
+  static List<Measurement> figures(int row, String memNode, String method) {
+    int node = row + 1;
+    return List.of(
+        new HostTransferBandwidth(0, "h2d", "pinned", node, memNode, 64 << 20, 5e10, method),
+        new HostTransferBandwidth(0, "d2h", "pinned", node, memNode, 64 << 20, 4e10, method));
+  }
+}
