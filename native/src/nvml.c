@@ -194,6 +194,27 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
     return NVML_SUCCESS;
 }
 
+/* NVML's form, "GPU-" and a version-4 UUID; the sim's are fixed by the NVML index (which
+ * CUDA_VISIBLE_DEVICES does not change), and spell "5111" (sim) in their first group so that no
+ * one mistakes them for a real board's. */
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
+{
+    int rc = lw_enter("nvmlDeviceGetUUID");
+    if (rc)
+        return rc;
+    int i;
+    if ((rc = index_of(device, &i)))
+        return rc;
+    if (!uuid)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    char text[48];
+    int n = snprintf(text, sizeof text, "GPU-51110000-0000-4000-8000-%012x", (unsigned)i);
+    if (n < 0 || (unsigned)n + 1 > length)
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    memcpy(uuid, text, (size_t)n + 1);
+    return NVML_SUCCESS;
+}
+
 static void fill_pci(nvmlPciInfo_t *pci, struct lw_pci a, unsigned id)
 {
     memset(pci, 0, sizeof *pci);

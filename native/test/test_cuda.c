@@ -405,6 +405,11 @@ static void nvml(void)
     CHECK(strcmp(pci.busId, "00000000:5D:00.0") == 0);
     CHECK(strcmp(pci.busIdLegacy, "0000:5D:00.0") == 0);
     CHECK(pci.domain == 0 && pci.bus == 0x5d && pci.device == 0 && pci.pciDeviceId == 0x233510DEu);
+    /* UUIDs as NVML spells them (what NVIDIA's device plugin gives the kubelet), by NVML index. */
+    char uuid[96];
+    CHECK_RC(nvmlDeviceGetUUID(d3, uuid, sizeof uuid), NVML_SUCCESS);
+    CHECK(strcmp(uuid, "GPU-51110000-0000-4000-8000-000000000003") == 0);
+    CHECK_RC(nvmlDeviceGetUUID(d3, uuid, 8), NVML_ERROR_INSUFFICIENT_SIZE);
     CHECK_RC(nvmlDeviceGetHandleByPciBusId_v2(pci.busId, &d), NVML_SUCCESS);
     CHECK(d == d3);
     CHECK_RC(nvmlDeviceGetHandleByPciBusId_v2("00000000:ab:00.0", &d5), NVML_SUCCESS);

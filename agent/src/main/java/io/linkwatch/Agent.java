@@ -6,6 +6,8 @@ import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.http.HttpApi;
+import io.linkwatch.kubelet.PodHolderLookup;
+import io.linkwatch.kubelet.PodResourcesClient;
 import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.ResultStore;
@@ -39,14 +41,17 @@ public final class Agent implements AutoCloseable {
   private final HttpApi http;
   private final PassiveWatcher passive;
   private final CheckRecordPoller checks;
+  private final PodHolderLookup pods;
 
   private Agent(
       ProbeExecutor executor,
       ProbeScheduler scheduler,
       HttpApi http,
       PassiveWatcher passive,
-      CheckRecordPoller checks) {
+      CheckRecordPoller checks,
+      PodHolderLookup pods) {
     this.checks = checks;
+    this.pods = pods;
     this.executor = executor;
     this.scheduler = scheduler;
     this.http = http;
@@ -87,6 +92,23 @@ public final class Agent implements AutoCloseable {
             passiveStore,
             passiveConfig.interval().toMillis() / 1e3));
     AgentSelfMetrics.register(registry);
+    // Which pod holds a busy device: asked of the kubelet after a run found one, never waited for.
+    PodHolderLookup pods =
+        config
+            .podResources()
+            .socket()
+            .map(
+                socket ->
+                    new PodHolderLookup(
+                        new PodResourcesClient(socket, config.podResources().timeout()),
+                        config.podResources().timeout(),
+                        store::deviceKeys,
+                        store::recordPodLookup,
+                        clock))
+            .orElse(null);
+    if (pods != null) {
+      store.onDevicesChecked(pods::checked);
+    }
     ActiveProbes active = new ActiveProbes();
     ProbeExecutor executor =
         new ProbeExecutor(
@@ -124,7 +146,7 @@ public final class Agent implements AutoCloseable {
         intervals.keySet(),
         config.listen().host(),
         http.port());
-    return new Agent(executor, scheduler, http, passive, checks);
+    return new Agent(executor, scheduler, http, passive, checks, pods);
   }
 
   public int port() {
@@ -146,6 +168,9 @@ public final class Agent implements AutoCloseable {
       checks.close();
     }
     executor.stop();
+    if (pods != null) {
+      pods.close();
+    }
     try {
       http.close();
     } catch (Exception e) {

@@ -20,6 +20,7 @@ import java.util.Map;
  *     they never measure at once ({@code coordination.lock_file}); null for none
  * @param expected the operator's expected figures ({@code expected}), judged before the shipped
  *     table
+ * @param podResources where the kubelet is asked which pod holds a busy device
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -33,7 +34,8 @@ public record AgentConfig(
     Map<ProbeKind, ProbeConfig> probes,
     PassiveConfig passive,
     java.nio.file.Path probeLock,
-    List<io.linkwatch.verdict.ExpectedFigure> expected) {
+    List<io.linkwatch.verdict.ExpectedFigure> expected,
+    PodResourcesSettings podResources) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -64,7 +66,8 @@ public record AgentConfig(
         probes,
         passive,
         probeLock,
-        expected);
+        expected,
+        podResources);
   }
 
   public AgentConfig withBackend(Backend b) {
@@ -80,7 +83,8 @@ public record AgentConfig(
         probes,
         passive,
         probeLock,
-        expected);
+        expected,
+        podResources);
   }
 
   public AgentConfig withWeb(WebSettings w) {
@@ -96,6 +100,7 @@ public record AgentConfig(
         probes,
         passive,
         probeLock,
-        expected);
+        expected,
+        podResources);
   }
 }

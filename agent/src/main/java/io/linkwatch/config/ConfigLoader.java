@@ -167,7 +167,10 @@ public final class ConfigLoader {
     List<String> javaOptions = worker.list("java_options", List.of("-Xmx256m"), s -> s, true);
     worker.rejectUnknown();
 
-    BusyPolicy busy = readBusy(root.mapping("busy"));
+    ConfigNode busyNode = root.mapping("busy");
+    BusyPolicy busy = readBusy(busyNode);
+    PodResourcesSettings podResources = readPodResources(busyNode);
+    busyNode.rejectUnknown();
 
     ConfigNode webNode = root.mapping("web");
     Optional<Path> webFile =
@@ -223,7 +226,8 @@ public final class ConfigLoader {
         probes,
         passive,
         probeLock,
-        expected);
+        expected,
+        podResources);
   }
 
   private static PassiveConfig readPassive(ConfigNode node, Problems problems) {
@@ -265,8 +269,34 @@ public final class ConfigLoader {
             node.scalar("alert_after", d.alertAfter(), Durations::parse),
             node.scalar("check_timeout", d.checkTimeout(), Durations::parse),
             node.scalar("npu_smi", d.npuSmi(), ConfigLoader::program));
-    node.rejectUnknown();
     return busy;
+  }
+
+  /** The kubelet lookup's keys of the {@code busy:} block; an empty socket switches it off. */
+  private static PodResourcesSettings readPodResources(ConfigNode node) {
+    PodResourcesSettings d = PodResourcesSettings.DEFAULTS;
+    Optional<Path> socket =
+        node.scalar(
+            "pod_resources_socket",
+            d.socket(),
+            t -> t.isBlank() ? Optional.<Path>empty() : Optional.of(absolutePath(t.strip())));
+    Duration timeout =
+        node.scalar(
+            "pod_resources_timeout",
+            d.timeout(),
+            t -> {
+              Duration parsed = Durations.parse(t);
+              if (parsed.compareTo(PodResourcesSettings.MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException(
+                    "'"
+                        + t
+                        + "' is too long: at most "
+                        + Durations.format(PodResourcesSettings.MAX_TIMEOUT)
+                        + " (the lookup never delays probes or scrapes)");
+              }
+              return parsed;
+            });
+    return new PodResourcesSettings(socket, timeout);
   }
 
   private static String program(String text) {

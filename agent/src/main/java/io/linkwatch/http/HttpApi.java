@@ -2,6 +2,7 @@ package io.linkwatch.http;
 
 import io.linkwatch.config.WebConfig;
 import io.linkwatch.config.WebSettings;
+import io.linkwatch.kubelet.DeviceHolder;
 import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.metrics.TargetStatus;
 import io.linkwatch.passive.PassiveStore;
@@ -21,6 +22,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -82,7 +84,7 @@ public final class HttpApi implements AutoCloseable {
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes,
       WebSettings web,
-      java.util.List<io.linkwatch.verdict.ExpectedFigure> expected)
+      List<io.linkwatch.verdict.ExpectedFigure> expected)
       throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
     // pool runs the bcrypt checks and the web config reloads, neither of them busy. A blocked
@@ -252,13 +254,18 @@ public final class HttpApi implements AutoCloseable {
     for (DeviceActivity a : store.deviceActivity()) {
       JsonArray reasons = new JsonArray();
       a.reasons().forEach(r -> reasons.add(r.detail()));
-      devices.add(
+      JsonObject device =
           new JsonObject()
               .put("device", a.device())
               .put("busy", a.busy())
               .put("source", a.source())
               .put("reasons", reasons)
-              .put("checked", Instant.ofEpochMilli(a.checkedAtMillis()).toString()));
+              .put("checked", Instant.ofEpochMilli(a.checkedAtMillis()).toString());
+      List<DeviceHolder> holders = store.holders(a);
+      if (!holders.isEmpty()) {
+        device.put("holders", PodStatus.holders(holders));
+      }
+      devices.add(device);
     }
     JsonObject tolerated = new JsonObject();
     store
@@ -279,7 +286,8 @@ public final class HttpApi implements AutoCloseable {
             .put("next_runs", schedule)
             .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())))
             .put("tolerated_failures", tolerated)
-            .put("passive", passive == null ? null : PassiveStatus.json(passive));
+            .put("passive", passive == null ? null : PassiveStatus.json(passive))
+            .put("pod_resources", store.podLookup().map(PodStatus::lookup).orElse(null));
     return body;
   }
 

@@ -86,7 +86,8 @@ public final class LinkwatchCollector implements MultiCollector {
     HealthMetrics.writeSettings(intervalSeconds, deferredAlertAfterSeconds, f);
     HealthMetrics.writeRuns(store.runCounts(), f);
     HealthMetrics.writeTolerated(store.toleratedCounts(), f);
-    DeviceActivityMetrics.write(store.deviceActivity(), f);
+    DeviceActivityMetrics.write(store.deviceActivity(), store::holders, f);
+    DeviceActivityMetrics.writeLookups(store.podLookupCounts(), f);
     CheckMetrics.write(store.checks(), f);
     if (passive != null) {
       PassiveMetrics.write(passive, passiveIntervalSeconds, f);

@@ -1,7 +1,11 @@
 package io.linkwatch.metrics;
 
 import io.linkwatch.history.SeriesHistory;
+import io.linkwatch.kubelet.DeviceHolder;
+import io.linkwatch.kubelet.DeviceKeys;
+import io.linkwatch.kubelet.PodLookup;
 import io.linkwatch.probe.result.DeviceActivity;
+import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -12,7 +16,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * The last result of every probe and target, and the run counters. Schedules write to it after each
@@ -44,6 +50,9 @@ public final class ResultStore {
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
   private long version;
   private List<io.linkwatch.check.CheckRecord> checks = List.of();
+  private PodLookup podLookup;
+  private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
+  private volatile Consumer<List<DeviceActivity>> devicesChecked = a -> {};
 
   private final SeriesHistory history;
 
@@ -145,6 +154,70 @@ public final class ResultStore {
         memoryBaselines.merge(a.device(), a.memoryUsedBytes(), Math::min);
       }
     }
+    if (!run.devices().isEmpty()) {
+      devicesChecked.accept(run.devices());
+    }
+  }
+
+  /**
+   * Who is told of each run's device checks (the kubelet lookup); it must not block, as it runs
+   * while the store is locked.
+   */
+  public void onDevicesChecked(Consumer<List<DeviceActivity>> listener) {
+    devicesChecked = listener;
+  }
+
+  /** Records what the kubelet said of the devices' holders (or why it said nothing). */
+  public synchronized void recordPodLookup(PodLookup lookup) {
+    version++;
+    podLookup = lookup;
+    if (lookup.result() != PodLookup.Result.ABSENT) {
+      podLookups.merge(lookup.result(), 1L, Long::sum);
+    }
+  }
+
+  /** The last kubelet lookup, if any took place. */
+  public synchronized Optional<PodLookup> podLookup() {
+    return Optional.ofNullable(podLookup);
+  }
+
+  /** Kubelet lookups so far by result; a missing socket is not counted (not on Kubernetes). */
+  public synchronized Map<PodLookup.Result, Long> podLookupCounts() {
+    return new TreeMap<>(podLookups);
+  }
+
+  /**
+   * The pods the kubelet had allocated a busy device to, as a lookup made after that check found;
+   * empty for an idle device, and while no lookup since the check has answered (an older answer
+   * could name a pod that has gone).
+   */
+  public synchronized List<DeviceHolder> holders(DeviceActivity a) {
+    if (!a.busy()
+        || podLookup == null
+        || podLookup.result() != PodLookup.Result.SUCCESS
+        || podLookup.atMillis() < a.checkedAtMillis()) {
+      return List.of();
+    }
+    return podLookup.holders().getOrDefault(a.device(), List.of());
+  }
+
+  /** What the last topology results say of each device, for matching the kubelet's ids. */
+  public synchronized List<DeviceKeys> deviceKeys() {
+    List<DeviceKeys> keys = new ArrayList<>();
+    for (Map<String, TargetStatus> targets : byProbe.values()) {
+      for (TargetStatus t : targets.values()) {
+        for (var m : t.measurements()) {
+          if (m instanceof DeviceInfo d) {
+            keys.add(
+                new DeviceKeys(
+                    d.device(),
+                    d.physicalId() == null ? "" : String.valueOf(d.physicalId()),
+                    d.uuid()));
+          }
+        }
+      }
+    }
+    return keys;
   }
 
   /** The targets of a probe that wait for an idle device. */

@@ -116,7 +116,15 @@ public final class TopologyProbe implements Probe {
       return TargetResult.success(
           target,
           seconds(started),
-          List.of(new DeviceInfo(device, name, physical, numaNode, affinity, total)));
+          List.of(
+              new DeviceInfo(
+                  device,
+                  name,
+                  physical,
+                  numaNode,
+                  affinity,
+                  total,
+                  runtime.uuid(device).orElse(""))));
     } catch (DeviceException e) {
       return TargetResult.error(target, e, seconds(started));
     }

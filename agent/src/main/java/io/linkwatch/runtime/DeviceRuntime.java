@@ -38,6 +38,14 @@ public interface DeviceRuntime extends AutoCloseable {
   }
 
   /**
+   * The device's UUID as the vendor's management library spells it (NVML: {@code GPU-...}), the id
+   * NVIDIA's Kubernetes device plugin reports to the kubelet; empty where the runtime has none.
+   */
+  default Optional<String> uuid(int device) {
+    return Optional.empty();
+  }
+
+  /**
    * The device's PCI address in sysfs form ({@code 0000:18:00.0}), which leads to its NUMA node and
    * local CPUs under {@code /sys/bus/pci/devices}; empty where the runtime does not give it
    * (AscendCL).

@@ -50,7 +50,14 @@ class LeanClassesLiveTest {
               "Quartz's properties-driven factory",
               "org.quartz.impl.StdSchedulerFactory",
               "bcrypt (basic auth, with no users configured)",
-              "at.favre.lib."));
+              "at.favre.lib.",
+              // (vertx-grpc-common's service provider, GrpcLocal and its registration, loads with
+              // every Vert.x instance: two classes)
+              "gRPC client of the kubelet lookup (only after a busy finding, where the socket"
+                  + " exists)",
+              "io.vertx.grpc.client.",
+              "protobuf of the kubelet lookup (the same)",
+              "com.google.protobuf."));
 
   @TempDir Path dir;
 

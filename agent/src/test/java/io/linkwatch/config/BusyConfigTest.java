@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.activity.BusyPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +55,33 @@ class BusyConfigTest {
                 "/usr/local/bin/npu-smi"));
   }
 
+  @Test
+  void podResourcesDefaultToTheKubeletsSocketAndCanBeSwitchedOff() {
+    assertThat(ConfigLoader.defaults().podResources())
+        .isEqualTo(
+            new PodResourcesSettings(
+                Optional.of(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock")),
+                Duration.ofSeconds(2)));
+    AgentConfig set =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            busy:
+              pod_resources_socket: /run/k/kubelet.sock
+              pod_resources_timeout: 500ms
+            """);
+    assertThat(set.podResources())
+        .isEqualTo(
+            new PodResourcesSettings(
+                Optional.of(Path.of("/run/k/kubelet.sock")), Duration.ofMillis(500)));
+    assertThat(set.busy()).isEqualTo(BusyPolicy.DEFAULTS);
+    assertThat(
+            ConfigLoader.parse("f.yaml", "busy:\n  pod_resources_socket: \"\"\n")
+                .podResources()
+                .socket())
+        .isEmpty();
+  }
+
   static Stream<Arguments> invalid() {
     return Stream.of(
         Arguments.of("busy:\n  policy: wait", "f.yaml: busy.policy: 'wait' is not skip or ignore"),
@@ -71,7 +100,17 @@ class BusyConfigTest {
                 + " arguments"),
         Arguments.of(
             "busy:\n  retries: 3",
-            "f.yaml: busy.retries: unknown key (valid here: alert_after, check_timeout, memory_above, npu_smi, policy, retry, utilization_above, when_unknown)"),
+            "f.yaml: busy.retries: unknown key (valid here: alert_after, check_timeout, memory_above, npu_smi, pod_resources_socket, pod_resources_timeout, policy, retry, utilization_above, when_unknown)"),
+        Arguments.of(
+            "busy:\n  pod_resources_socket: kubelet.sock",
+            "f.yaml: busy.pod_resources_socket: 'kubelet.sock' must be an absolute path"),
+        Arguments.of(
+            "busy:\n  pod_resources_timeout: 0s",
+            "f.yaml: busy.pod_resources_timeout: '0s' is not a duration: it must be above 0"),
+        Arguments.of(
+            "busy:\n  pod_resources_timeout: 5m",
+            "f.yaml: busy.pod_resources_timeout: '5m' is too long: at most 1m (the lookup never"
+                + " delays probes or scrapes)"),
         Arguments.of("busy: skip", "f.yaml: busy: must be a mapping of keys to values"));
   }
 

@@ -39,6 +39,8 @@ class KubernetesManifestsTest {
   static final Path DEPLOY = Path.of("..", "deploy", "kubernetes").toAbsolutePath().normalize();
   static final Path GRAFANA = Path.of("..", "grafana").toAbsolutePath().normalize();
   static final YAMLMapper YAML = new YAMLMapper();
+  static final String DEFAULT_SOCKET =
+      io.linkwatch.config.PodResourcesSettings.DEFAULT_SOCKET.toString();
   static final Map<String, JsonSchema> SCHEMAS = new HashMap<>();
 
   @BeforeAll
@@ -233,6 +235,58 @@ class KubernetesManifestsTest {
     }
     assertThat(ds.at("/spec/template/spec/containers/0/args").toString())
         .contains(overlay.equals("ascend") ? "\"ascend\"" : "\"cuda\"");
+  }
+
+  /**
+   * The kubelet's pod-resources directory is mounted read-only where the agent's default {@code
+   * busy.pod_resources_socket} looks, from the host's directory (a socket file mount would go stale
+   * when the kubelet re-creates it), and the agent runs as the socket's owner, root.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ascend", "nvidia"})
+  void thePodResourcesSocketIsReachableReadOnly(String overlay) throws Exception {
+    List<JsonNode> docs = render(overlay);
+    JsonNode pod = only(docs, "DaemonSet").at("/spec/template/spec");
+    List<JsonNode> volumes = new ArrayList<>();
+    pod.path("volumes").forEach(volumes::add);
+    assertThat(volumes)
+        .filteredOn(v -> v.path("name").asText().equals("pod-resources"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.at("/hostPath/path").asText())
+                  .isEqualTo("/var/lib/kubelet/pod-resources");
+              assertThat(v.at("/hostPath/type").asText()).isEqualTo("Directory");
+            });
+    List<JsonNode> mounts = new ArrayList<>();
+    pod.at("/containers/0/volumeMounts").forEach(mounts::add);
+    assertThat(mounts)
+        .filteredOn(m -> m.path("name").asText().equals("pod-resources"))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.path("mountPath").asText())
+                  .isEqualTo(
+                      io.linkwatch.config.PodResourcesSettings.DEFAULT_SOCKET
+                          .getParent()
+                          .toString());
+              assertThat(m.path("readOnly").asBoolean()).isTrue();
+            });
+    JsonNode container = pod.at("/containers/0/securityContext");
+    long uid =
+        container.has("runAsUser")
+            ? container.path("runAsUser").asLong()
+            : pod.at("/securityContext/runAsUser").asLong(-1);
+    assertThat(uid).as("the socket's owner").isZero();
+    // The shipped config leaves the lookup on: no socket of its own, so the default.
+    JsonNode config =
+        docs.stream()
+            .filter(d -> d.at("/metadata/name").asText().startsWith("linkwatch-config"))
+            .findFirst()
+            .orElseThrow();
+    JsonNode socket =
+        YAML.readTree(config.at("/data/linkwatch.yaml").asText()).at("/busy/pod_resources_socket");
+    assertThat(socket.isMissingNode() ? DEFAULT_SOCKET : socket.asText()).isEqualTo(DEFAULT_SOCKET);
   }
 
   @Test

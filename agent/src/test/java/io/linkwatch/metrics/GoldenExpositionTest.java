@@ -289,6 +289,20 @@ class GoldenExpositionTest {
                     List.of(
                         new LinkInfo(0, 1, "SIO"),
                         new DeviceInfo(0, "Ascend910_9382", 2, null, "", 68719476736L))))));
+    // On Kubernetes: one lookup timed out, the next named the pod holding busy device 1.
+    store.recordPodLookup(
+        io.linkwatch.kubelet.PodLookup.failed(
+            io.linkwatch.kubelet.PodLookup.Result.TIMEOUT, "no answer", 1_790_000_000_000L));
+    store.recordPodLookup(
+        new io.linkwatch.kubelet.PodLookup(
+            io.linkwatch.kubelet.PodLookup.Result.SUCCESS,
+            Map.of(
+                1,
+                List.of(
+                    new io.linkwatch.kubelet.DeviceHolder(
+                        "ml", "train-0", "trainer", "huawei.com/Ascend910", "Ascend910-1"))),
+            "",
+            1_790_000_000_000L));
     // A second p2p run: 0->1 times out, so its bandwidth series must be gone.
     // A prolog's quick check failed on the SIO link; the epilog's medium check was OK.
     store.recordChecks(

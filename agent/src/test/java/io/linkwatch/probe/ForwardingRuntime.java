@@ -52,6 +52,11 @@ class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public Optional<String> uuid(int device) {
+    return delegate.uuid(device);
+  }
+
+  @Override
   public int hostDeviceId(int device) {
     return delegate.hostDeviceId(device);
   }

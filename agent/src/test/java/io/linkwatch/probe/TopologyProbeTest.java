@@ -64,9 +64,20 @@ class TopologyProbeTest {
         .allSatisfy(m -> assertThat(((LinkInfo) m).link()).isEqualTo("NVLINK"));
     long h200 = SimFace.CUDA.memoryBytes();
     assertThat(of(run, "dev0"))
-        .containsExactly(new DeviceInfo(0, "NVIDIA H200", 0, 0, "0-55,112-167", h200));
+        .containsExactly(
+            new DeviceInfo(
+                0,
+                "NVIDIA H200",
+                0,
+                0,
+                "0-55,112-167",
+                h200,
+                "GPU-51110000-0000-4000-8000-000000000000"));
+    // NVML's UUID, what NVIDIA's device plugin names the GPU to the kubelet.
     assertThat(of(run, "dev1"))
-        .containsExactly(new DeviceInfo(1, "NVIDIA H200", 1, null, "", h200));
+        .containsExactly(
+            new DeviceInfo(
+                1, "NVIDIA H200", 1, null, "", h200, "GPU-51110000-0000-4000-8000-000000000001"));
     assertThat(of(run, "dev7")).hasSize(1);
   }
 

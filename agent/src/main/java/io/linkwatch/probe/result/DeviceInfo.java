@@ -6,7 +6,9 @@ import io.linkwatch.util.ByteSize;
  * One device's inventory, e.g. summarised as {@code dev0 Ascend910_9382 64GiB phy 2}. {@code
  * physicalId} and {@code numaNode} are null when unknown (numbers in JSON, {@code null} there, so a
  * program reading {@code probe topology --json} compares numbers); {@code cpuAffinity} is the CPU
- * list the topology shows, or empty.
+ * list the topology shows, or empty. {@code uuid} is the device's UUID where the runtime reports
+ * one (NVML's {@code GPU-...}): the id NVIDIA's device plugin gives the kubelet; empty when
+ * unknown.
  */
 public record DeviceInfo(
     int device,
@@ -14,8 +16,26 @@ public record DeviceInfo(
     Integer physicalId,
     Integer numaNode,
     String cpuAffinity,
-    long memoryTotalBytes)
+    long memoryTotalBytes,
+    String uuid)
     implements Measurement {
+
+  public DeviceInfo {
+    // Absent from the JSON of releases before it.
+    uuid = uuid == null ? "" : uuid;
+  }
+
+  /** A device without a known UUID. */
+  public DeviceInfo(
+      int device,
+      String name,
+      Integer physicalId,
+      Integer numaNode,
+      String cpuAffinity,
+      long memoryTotalBytes) {
+    this(device, name, physicalId, numaNode, cpuAffinity, memoryTotalBytes, "");
+  }
+
   @Override
   public String summary() {
     StringBuilder s =

@@ -198,6 +198,13 @@ public final class CudaRuntime implements DeviceRuntime {
     return nvml.index(device);
   }
 
+  /** NVML's UUID of the device ({@code GPU-...}); empty without NVML. */
+  @Override
+  public Optional<String> uuid(int device) {
+    journal.onDevice(device);
+    return nvml.uuid(device);
+  }
+
   @Override
   public int hostDeviceId(int device) {
     return nvml.index(device)

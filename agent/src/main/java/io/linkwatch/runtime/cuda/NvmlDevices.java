@@ -111,6 +111,20 @@ final class NvmlDevices implements AutoCloseable {
     return known;
   }
 
+  /** NVML's UUID of a CUDA device ({@code GPU-...}), or empty where NVML cannot tell. */
+  Optional<String> uuid(int device) {
+    try {
+      NvmlLibrary lib = nvml();
+      byte[] uuid = new byte[96];
+      int rc = lib.nvmlDeviceGetUUID(handle(device), uuid, uuid.length);
+      return rc == NvmlLibrary.NVML_SUCCESS
+          ? Optional.of(Native.toString(uuid)).filter(u -> !u.isEmpty())
+          : Optional.empty();
+    } catch (RuntimeException | UnsatisfiedLinkError e) {
+      return Optional.empty();
+    }
+  }
+
   /** The NVML handle of a CUDA device; throws where there is none. */
   Pointer handle(int device) {
     Optional<Integer> index = indexOf(device);

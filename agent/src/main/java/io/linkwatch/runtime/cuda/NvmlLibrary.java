@@ -24,6 +24,9 @@ public interface NvmlLibrary extends Library {
 
   int nvmlDeviceGetPciInfo_v3(Pointer device, PciInfo info);
 
+  /** {@code uuid}: at least NVML_DEVICE_UUID_V2_BUFFER_SIZE (96) bytes. */
+  int nvmlDeviceGetUUID(Pointer device, byte[] uuid, int length);
+
   int nvmlDeviceGetTopologyCommonAncestor(Pointer device, Pointer other, IntByReference level);
 
   int nvmlDeviceGetP2PStatus(Pointer device, Pointer other, int capsIndex, IntByReference status);
