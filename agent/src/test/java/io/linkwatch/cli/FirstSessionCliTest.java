@@ -132,9 +132,12 @@ class FirstSessionCliTest {
   /** {@code topo --measure} shows the same progress line as {@code probe}, and only there. */
   @Test
   void topoMeasureShowsProgressOnATerminalAndNothingOnAPipe() throws Exception {
-    // Four of the eight GPUs: twelve pairs, a few seconds, well past the line's first second.
+    // Four of the eight GPUs: twelve pairs. The line shows from the first second on, and a quiet
+    // machine measures twelve pairs in less (the whole command took 1.5 s), so the sim's copies are
+    // paced to take wall time: at 100x their modeled time the command took 4.9 s.
+    Path control = Files.writeString(dir.resolve("sim-control"), "pace 100\n");
     assertProgressOnlyOnATerminal(
-        Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3"),
+        Map.of("CUDA_VISIBLE_DEVICES", "0,1,2,3", "LINKWATCH_SIM_CONTROL", control.toString()),
         "topo",
         "--measure",
         "--backend",
