@@ -87,7 +87,8 @@ public final class HttpApi implements AutoCloseable {
       List<io.linkwatch.verdict.ExpectedFigure> expected)
       throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
-    // pool runs the bcrypt checks and the web config reloads, neither of them busy. A blocked
+    // pool runs the bcrypt checks, the web config reloads and the status renderings, none of them
+    // busy. A blocked
     // event loop is still reported, within 10 s instead of 1 s: the check wakes a thread each time.
     Vertx vertx =
         Vertx.vertx(
@@ -127,9 +128,13 @@ public final class HttpApi implements AutoCloseable {
     router
         .get("/healthz")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok\n"));
-    router.get("/api/v1/status").handler(ctx -> status(ctx, store, passive, nextFireTimes));
-    // Up to a day of every series is tens of milliseconds to encode: off the event loop that
-    // serves /metrics. The page fetches it only when a run was recorded since its last fetch.
+    // The status document, the page and the history are whole renderings of what the store holds
+    // (the page for 8 GPUs is tens of KB, a day of every series tens of milliseconds to encode):
+    // off the event loop that serves /metrics, so an open page does not delay a scrape. The page
+    // fetches the history only when a run was recorded since its last fetch.
+    router
+        .get("/api/v1/status")
+        .blockingHandler(ctx -> status(ctx, store, passive, nextFireTimes), false);
     router
         .get("/api/v1/history")
         .blockingHandler(
@@ -141,7 +146,9 @@ public final class HttpApi implements AutoCloseable {
             false);
     HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);
-    router.get("/").handler(ctx -> page(ctx, page, history, store, passive, nextFireTimes));
+    router
+        .get("/")
+        .blockingHandler(ctx -> page(ctx, page, history, store, passive, nextFireTimes), false);
     try {
       HttpServerOptions options =
           new HttpServerOptions()
