@@ -47,7 +47,6 @@ final class MarkdownLinks {
   List<Path> files() throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(p -> p.toString().endsWith(".md"))
-          .filter(p -> root.relativize(p).toString().chars().noneMatch(c -> c == '\\'))
           .filter(
               p -> {
                 for (Path part : root.relativize(p)) {
@@ -178,6 +177,7 @@ final class MarkdownLinks {
     return URI.create(target.replace(" ", "%20")).getScheme() != null;
   }
 
+  /** A link's percent-escapes ({@code %20}); a {@code +} stays a plus, as in a URL path. */
   private static String decode(String path) {
     return java.net.URLDecoder.decode(
         path.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
