@@ -1,6 +1,7 @@
 package io.linkwatch.check;
 
-import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.state.CheckRecord;
+import io.linkwatch.state.ResultStore;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

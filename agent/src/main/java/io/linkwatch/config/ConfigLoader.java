@@ -2,12 +2,12 @@ package io.linkwatch.config;
 
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.host.ProbeLock;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.topology.CommandTopologySource;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.schedule.ProbeLock;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
 import io.linkwatch.verdict.ExpectedFigure;

@@ -1,7 +1,6 @@
 package io.linkwatch.host;
 
 import com.sun.jna.Pointer;
-import io.linkwatch.runtime.HostBuffer;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -1,6 +1,6 @@
 package io.linkwatch.metrics;
 
-import io.linkwatch.check.CheckRecord;
+import io.linkwatch.state.CheckRecord;
 import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.state.ResultStore;
+import io.linkwatch.state.TargetStatus;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,8 @@ package io.linkwatch.metrics;
 
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.state.ResultStore;
+import io.linkwatch.state.TargetStatus;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;

@@ -1,8 +1,8 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.host.HostBuffer;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.runtime.Memory;
 import java.util.Arrays;
 import java.util.SplittableRandom;

@@ -1,5 +1,6 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.host.HostBuffer;
 import io.linkwatch.host.HostException;
 import io.linkwatch.host.MovePagesQuery;
 import io.linkwatch.host.NumaNode;
@@ -18,7 +19,6 @@ import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.runtime.PinnedMemoryCalls;
 import io.linkwatch.util.ByteSize;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.linkwatch.runtime;
 
+import io.linkwatch.host.HostBuffer;
 import java.util.List;
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package io.linkwatch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.linkwatch.schedule.ProbeLock;
+import io.linkwatch.host.ProbeLock;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.JavaProcess;
 import java.nio.file.Files;

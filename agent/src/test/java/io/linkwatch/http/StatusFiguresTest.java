@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.config.ConfigLoader;
-import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.state.ResultStore;
 import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.json.DecodeException;

@@ -3,12 +3,12 @@ package io.linkwatch.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.history.SeriesHistory;
-import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.HandClock;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.WebConfig;
 import io.linkwatch.config.WebConfigLoader;
 import io.linkwatch.config.WebSettings;
-import io.linkwatch.metrics.ResultStore;
+import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.Certs;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.buffer.Buffer;

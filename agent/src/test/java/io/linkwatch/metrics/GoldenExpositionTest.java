@@ -28,6 +28,7 @@ import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.runtime.ToleratedFailure;
+import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.Promtool;
 import io.linkwatch.util.Durations;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -307,7 +308,7 @@ class GoldenExpositionTest {
     // A prolog's quick check failed on the SIO link; the epilog's medium check was OK.
     store.recordChecks(
         List.of(
-            new io.linkwatch.check.CheckRecord(
+            new io.linkwatch.state.CheckRecord(
                 "quick",
                 "FAIL",
                 "LW-BELOW-FLOOR",
@@ -315,7 +316,7 @@ class GoldenExpositionTest {
                 "p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 83.1 GB/s, floor 124.1 GB/s",
                 1_790_000_000.0,
                 4.2),
-            new io.linkwatch.check.CheckRecord(
+            new io.linkwatch.state.CheckRecord(
                 "medium",
                 "OK",
                 "",

@@ -1,5 +1,6 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.host.HostBuffer;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
@@ -7,7 +8,6 @@ import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;

@@ -2,13 +2,13 @@ package io.linkwatch.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.host.HostBuffer;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.topology.RuntimeTopologySource;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.HostBuffer;
 import io.linkwatch.testing.SimControl;
 import io.linkwatch.testing.SimFace;
 import io.linkwatch.testing.SimFace.Call;

@@ -3,9 +3,9 @@ package io.linkwatch.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.config.AgentConfig;
-import io.linkwatch.metrics.ResultStore;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.HandClock;
 import java.util.List;
 import java.util.Set;

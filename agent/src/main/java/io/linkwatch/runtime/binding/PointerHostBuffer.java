@@ -1,7 +1,7 @@
 package io.linkwatch.runtime.binding;
 
 import com.sun.jna.Pointer;
-import io.linkwatch.runtime.HostBuffer;
+import io.linkwatch.host.HostBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A host buffer at a native address, released by the action it was made with. */

@@ -1,4 +1,4 @@
-package io.linkwatch.schedule;
+package io.linkwatch.host;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

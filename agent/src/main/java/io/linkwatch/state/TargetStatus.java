@@ -1,4 +1,4 @@
-package io.linkwatch.metrics;
+package io.linkwatch.state;
 
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;

@@ -1,4 +1,4 @@
-package io.linkwatch.schedule;
+package io.linkwatch.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

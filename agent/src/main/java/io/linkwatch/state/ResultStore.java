@@ -1,4 +1,4 @@
-package io.linkwatch.metrics;
+package io.linkwatch.state;
 
 import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.kubelet.DeviceHolder;
@@ -49,7 +49,7 @@ public final class ResultStore {
   private final Map<Integer, Check> devices = new TreeMap<>();
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
   private long version;
-  private List<io.linkwatch.check.CheckRecord> checks = List.of();
+  private List<io.linkwatch.state.CheckRecord> checks = List.of();
   private PodLookup podLookup;
   private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
   private volatile Consumer<List<DeviceActivity>> devicesChecked = a -> {};
@@ -76,14 +76,14 @@ public final class ResultStore {
    * The last {@code linkwatch check} of each level, as the checks left them beside the probe lock;
    * a change counts as a new version, so {@code /metrics} shows it at once.
    */
-  public synchronized void recordChecks(List<io.linkwatch.check.CheckRecord> records) {
+  public synchronized void recordChecks(List<io.linkwatch.state.CheckRecord> records) {
     if (!records.equals(checks)) {
       checks = List.copyOf(records);
       version++;
     }
   }
 
-  public synchronized List<io.linkwatch.check.CheckRecord> checks() {
+  public synchronized List<io.linkwatch.state.CheckRecord> checks() {
     return checks;
   }
 

@@ -1,7 +1,9 @@
-package io.linkwatch.check;
+package io.linkwatch.state;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.linkwatch.check.CheckLevel;
+import io.linkwatch.check.LinkCheck;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,6 @@
-package io.linkwatch.runtime;
+package io.linkwatch.host;
+
+import io.linkwatch.runtime.Memory;
 
 /**
  * Host memory a probe can fill and read back from Java: pinned memory from the device runtime, or
