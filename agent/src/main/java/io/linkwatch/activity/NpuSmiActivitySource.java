@@ -1,8 +1,8 @@
 package io.linkwatch.activity;
 
+import io.linkwatch.process.ExternalCommand;
 import io.linkwatch.runtime.BackendUnavailableException;
 import io.linkwatch.runtime.DeviceProcess;
-import io.linkwatch.util.ExternalCommand;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.linkwatch.compare;
 
-import io.linkwatch.util.ExternalCommand;
+import io.linkwatch.process.ExternalCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

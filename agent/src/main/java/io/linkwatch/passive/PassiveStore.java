@@ -1,6 +1,8 @@
 package io.linkwatch.passive;
 
 import io.linkwatch.passive.pcie.PcieHop;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
+import io.linkwatch.runtime.telemetry.LinkReading;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -4,6 +4,7 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.linkwatch.passive;
 
+import io.linkwatch.runtime.telemetry.DeviceLinks;
 import java.util.List;
 
 /**

@@ -5,6 +5,7 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.calls.MappedCallJournal;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,11 +1,11 @@
 package io.linkwatch.passive;
 
+import io.linkwatch.process.ChildLogRelay;
+import io.linkwatch.process.JavaCommand;
+import io.linkwatch.process.PostMortem;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
-import io.linkwatch.util.ChildLogRelay;
-import io.linkwatch.worker.JavaCommand;
-import io.linkwatch.worker.PostMortem;
 import io.linkwatch.worker.WorkerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -73,7 +73,7 @@ public final class WatcherProcess implements AutoCloseable {
 
   static List<String> defaultCommand(Backend backend, List<String> javaOptions) {
     List<String> cmd = new ArrayList<>(JavaCommand.current());
-    cmd.addAll(WorkerProcess.jvmOptions(javaOptions));
+    cmd.addAll(JavaCommand.childJvmOptions(javaOptions));
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(WatcherMain.class.getName());

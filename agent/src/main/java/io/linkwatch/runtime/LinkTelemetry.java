@@ -1,6 +1,6 @@
 package io.linkwatch.runtime;
 
-import io.linkwatch.passive.DeviceLinks;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
 
 /**
  * The counters a device's management library keeps about its links (DCMI on Ascend, NVML on

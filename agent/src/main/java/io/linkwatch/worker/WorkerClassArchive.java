@@ -1,5 +1,6 @@
 package io.linkwatch.worker;
 
+import io.linkwatch.process.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

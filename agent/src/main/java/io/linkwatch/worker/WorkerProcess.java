@@ -3,11 +3,13 @@ package io.linkwatch.worker;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.process.ChildLogRelay;
+import io.linkwatch.process.JavaCommand;
+import io.linkwatch.process.PostMortem;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
-import io.linkwatch.util.ChildLogRelay;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,27 +64,8 @@ public final class WorkerProcess implements ProbeRunner {
   public WorkerProcess(List<String> javaOptions) {
     this(
         javaOptions,
-        WorkerClassArchive.configured(jvmOptions(javaOptions)),
+        WorkerClassArchive.configured(JavaCommand.childJvmOptions(javaOptions)),
         System.getProperty("java.class.path"));
-  }
-
-  /**
-   * Every JVM option of a worker: the configured ones, then the client compiler (one thread), no
-   * perf-data file and no crash dumps in cwd, as a worker is short-lived.
-   */
-  public static List<String> jvmOptions(List<String> javaOptions) {
-    List<String> all = new ArrayList<>(javaOptions);
-    all.addAll(
-        List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-XX:CICompilerCount=1",
-            "-XX:-UsePerfData",
-            "-XX:+UseSerialGC",
-            "-XX:-CreateCoredumpOnCrash",
-            "-XX:ErrorFile="
-                + System.getProperty("java.io.tmpdir")
-                + "/linkwatch-worker-hs_err_%p.log"));
-    return all;
   }
 
   /** Workers on {@code classPath}, starting from {@code classArchive} where there is one. */
@@ -235,7 +218,7 @@ public final class WorkerProcess implements ProbeRunner {
       return command;
     }
     List<String> cmd = new ArrayList<>(JavaCommand.current());
-    cmd.addAll(jvmOptions(javaOptions));
+    cmd.addAll(JavaCommand.childJvmOptions(javaOptions));
     classArchive.ifPresent(a -> cmd.addAll(a.options()));
     cmd.add("-cp");
     cmd.add(classPath);

@@ -2,8 +2,6 @@ package io.linkwatch.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.linkwatch.passive.DeviceLinks;
-import io.linkwatch.passive.LinkReading;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.pcie.AerSeverity;
@@ -28,6 +26,8 @@ import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceProcess;
 import io.linkwatch.runtime.ToleratedFailure;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
+import io.linkwatch.runtime.telemetry.LinkReading;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.Promtool;
 import io.linkwatch.util.Durations;

@@ -3,6 +3,8 @@ package io.linkwatch.passive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
+import io.linkwatch.runtime.telemetry.LinkReading;
 import io.linkwatch.testing.JavaProcess;
 import io.linkwatch.testing.SimControl;
 import java.nio.file.Path;

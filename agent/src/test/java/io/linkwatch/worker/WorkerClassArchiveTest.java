@@ -78,7 +78,10 @@ class WorkerClassArchiveTest {
     Path archives = dir.resolve("cds");
     WorkerClassArchive archive =
         WorkerClassArchive.in(
-                archives, javaHome(), classPath, WorkerProcess.jvmOptions(List.of("-Xmx128m")))
+                archives,
+                javaHome(),
+                classPath,
+                io.linkwatch.process.JavaCommand.childJvmOptions(List.of("-Xmx128m")))
             .orElseThrow();
     WorkerProcess worker =
         new WorkerProcess(List.of("-Xmx128m"), java.util.Optional.of(archive), classPath);

@@ -1,9 +1,9 @@
 package io.linkwatch.probe.topology;
 
+import io.linkwatch.process.ExternalCommand;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.util.ExternalCommand;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,18 +1,18 @@
 package io.linkwatch.runtime.ascend;
 
-import static io.linkwatch.passive.DcmiLinkStructs.*;
+import static io.linkwatch.runtime.telemetry.DcmiLinkStructs.*;
 
 import com.sun.jna.Memory;
 import com.sun.jna.ptr.IntByReference;
-import io.linkwatch.passive.DcmiLinkStructs;
-import io.linkwatch.passive.DcmiLinkStructs.HccsCounters;
-import io.linkwatch.passive.DcmiLinkStructs.HccsPort;
-import io.linkwatch.passive.DeviceLinks;
-import io.linkwatch.passive.LinkReading;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
 import io.linkwatch.runtime.UnsupportedReadings;
+import io.linkwatch.runtime.telemetry.DcmiLinkStructs;
+import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsCounters;
+import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsPort;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
+import io.linkwatch.runtime.telemetry.LinkReading;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;

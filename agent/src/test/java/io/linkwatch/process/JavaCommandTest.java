@@ -1,4 +1,4 @@
-package io.linkwatch.worker;
+package io.linkwatch.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

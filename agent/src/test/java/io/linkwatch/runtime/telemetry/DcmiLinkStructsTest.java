@@ -1,10 +1,10 @@
-package io.linkwatch.passive;
+package io.linkwatch.runtime.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.passive.DcmiLinkStructs.HccsCounters;
-import io.linkwatch.passive.DcmiLinkStructs.HccsPort;
+import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsCounters;
+import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsPort;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.linkwatch.worker;
+package io.linkwatch.process;
 
 import io.linkwatch.runtime.calls.JournalEntry;
 import io.linkwatch.util.Durations;
@@ -21,9 +21,9 @@ import java.util.stream.Collectors;
  */
 public final class PostMortem {
   /** How many of the worker's last stderr lines a crash report keeps, and how much of each. */
-  static final int STDERR_LINES = 3;
+  public static final int STDERR_LINES = 3;
 
-  static final int STDERR_LINE_CHARS = 200;
+  public static final int STDERR_LINE_CHARS = 200;
 
   /** What went wrong and, when known, the driver call it happened in. */
   public record Finding(String error, String call) {}
@@ -34,7 +34,8 @@ public final class PostMortem {
    * A run past its deadline. The call hung longest is the one named: threads that wait on it (other
    * ranks of a collective, say) entered theirs later.
    */
-  static Finding timeout(List<JournalEntry> journal, Duration deadline, long killedAtMillis) {
+  public static Finding timeout(
+      List<JournalEntry> journal, Duration deadline, long killedAtMillis) {
     return timeout(journal, deadline, killedAtMillis, "worker", "run");
   }
 
@@ -113,7 +114,7 @@ public final class PostMortem {
    * A worker that exited without a result. The call entered last is the one named: a crash happens
    * in the call a thread is in, and the other threads entered theirs before.
    */
-  static Finding died(List<JournalEntry> journal, int status, List<String> stderrTail) {
+  public static Finding died(List<JournalEntry> journal, int status, List<String> stderrTail) {
     return died(journal, status, stderrTail, "worker");
   }
 
@@ -134,11 +135,11 @@ public final class PostMortem {
     return new Finding(exit + where + stderr(stderrTail), call);
   }
 
-  static String describeExit(int status) {
+  public static String describeExit(int status) {
     return describeExit(status, "worker");
   }
 
-  static String describeExit(int status, String process) {
+  public static String describeExit(int status, String process) {
     if (status > 128) {
       return process + " died with signal " + (status - 128) + " (exit status " + status + ")";
     }

@@ -1,6 +1,7 @@
-package io.linkwatch.worker;
+package io.linkwatch.process;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,5 +31,25 @@ public final class JavaCommand {
   /** For this process: {@code LINKWATCH_WORKER_JAVA}, else this JVM's {@code java}. */
   public static List<String> current() {
     return of(System.getenv(ENV), System.getProperty("java.home"));
+  }
+
+  /**
+   * Every JVM option of a child JVM (a worker or the watcher): the configured ones, then the client
+   * compiler (one thread), no perf-data file and no crash dumps in cwd, as a worker is short-lived
+   * and the watcher is restartable.
+   */
+  public static List<String> childJvmOptions(List<String> javaOptions) {
+    List<String> all = new ArrayList<>(javaOptions);
+    all.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-XX:CICompilerCount=1",
+            "-XX:-UsePerfData",
+            "-XX:+UseSerialGC",
+            "-XX:-CreateCoredumpOnCrash",
+            "-XX:ErrorFile="
+                + System.getProperty("java.io.tmpdir")
+                + "/linkwatch-worker-hs_err_%p.log"));
+    return all;
   }
 }

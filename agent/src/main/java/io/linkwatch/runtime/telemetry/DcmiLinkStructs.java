@@ -1,4 +1,4 @@
-package io.linkwatch.passive;
+package io.linkwatch.runtime.telemetry;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

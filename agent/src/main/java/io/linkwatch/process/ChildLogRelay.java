@@ -1,5 +1,6 @@
-package io.linkwatch.util;
+package io.linkwatch.process;
 
+import io.linkwatch.util.LogSetup;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;

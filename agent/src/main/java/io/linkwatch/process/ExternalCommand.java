@@ -1,4 +1,4 @@
-package io.linkwatch.util;
+package io.linkwatch.process;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

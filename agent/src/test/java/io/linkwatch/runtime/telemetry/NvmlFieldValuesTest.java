@@ -1,4 +1,4 @@
-package io.linkwatch.passive;
+package io.linkwatch.runtime.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
