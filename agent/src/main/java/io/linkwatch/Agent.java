@@ -2,7 +2,6 @@ package io.linkwatch;
 
 import io.linkwatch.check.CheckRecordPoller;
 import io.linkwatch.config.AgentConfig;
-import io.linkwatch.config.PassiveConfig;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.http.HttpApi;
@@ -11,6 +10,7 @@ import io.linkwatch.kubelet.PodResourcesClient;
 import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.passive.ActiveProbes;
+import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
 import io.linkwatch.registry.ProbeKind;
@@ -117,7 +117,14 @@ public final class Agent implements AutoCloseable {
             new WorkerProcess(config.workerJavaOptions()),
             new DeviceBudget(clock, config.budget()),
             active);
-    PassiveWatcher passive = PassiveWatcher.of(config, passiveStore, active);
+    PassiveWatcher passive =
+        PassiveWatcher.of(
+            config.passive(),
+            config.backend(),
+            config.workerJavaOptions(),
+            config.hostPaths(),
+            passiveStore,
+            active);
     ProbeScheduler scheduler = new ProbeScheduler(executor, enabled, firstDelayMillis);
     HttpApi http =
         HttpApi.start(

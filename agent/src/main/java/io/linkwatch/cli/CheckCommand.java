@@ -239,7 +239,14 @@ final class CheckCommand implements Callable<Integer> {
   /** One read round of the link state in a watcher process of our own, when no agent gave it. */
   private static Optional<JsonObject> ownLinkReads(AgentConfig cfg) {
     PassiveStore store = new PassiveStore(Clock.systemUTC());
-    PassiveWatcher watcher = PassiveWatcher.of(cfg, store, new ActiveProbes());
+    PassiveWatcher watcher =
+        PassiveWatcher.of(
+            cfg.passive(),
+            cfg.backend(),
+            cfg.workerJavaOptions(),
+            cfg.hostPaths(),
+            store,
+            new ActiveProbes());
     if (watcher == null) {
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package io.linkwatch.config;
 
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import java.time.Duration;

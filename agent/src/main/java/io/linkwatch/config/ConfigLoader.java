@@ -3,6 +3,7 @@ package io.linkwatch.config;
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.ProbeLock;
+import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.topology.CommandTopologySource;

@@ -1,7 +1,6 @@
 package io.linkwatch.passive;
 
-import io.linkwatch.config.AgentConfig;
-import io.linkwatch.config.PassiveConfig;
+import io.linkwatch.host.HostPaths;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
@@ -61,23 +60,28 @@ public final class PassiveWatcher implements AutoCloseable {
   }
 
   /**
-   * The watcher {@code config} asks for, or null when passive watching is off ({@code store} null)
-   * or every source is.
+   * The watcher {@code p} asks for on {@code backend}, its watcher process started with {@code
+   * javaOptions} and sysfs read under {@code hostPaths}; or null when passive watching is off
+   * ({@code store} null) or every source is. It takes these pieces rather than the agent's whole
+   * configuration so that passive/ does not depend on config/, which sits above it.
    */
-  public static PassiveWatcher of(AgentConfig config, PassiveStore store, ActiveProbes active) {
-    PassiveConfig p = config.passive();
+  public static PassiveWatcher of(
+      PassiveConfig p,
+      Backend backend,
+      List<String> javaOptions,
+      HostPaths hostPaths,
+      PassiveStore store,
+      ActiveProbes active) {
     if (store == null) {
       return null;
     }
-    PassiveSource library = PassiveSource.libraryOf(config.backend());
-    WatcherProcess watcher =
-        p.reads(library) ? new WatcherProcess(config.backend(), config.workerJavaOptions()) : null;
-    PcieLinkReader pcie =
-        p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(config.hostPaths()) : null;
+    PassiveSource library = PassiveSource.libraryOf(backend);
+    WatcherProcess watcher = p.reads(library) ? new WatcherProcess(backend, javaOptions) : null;
+    PcieLinkReader pcie = p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(hostPaths) : null;
     if (watcher == null && pcie == null) {
       return null;
     }
-    return new PassiveWatcher(p, config.backend(), watcher, pcie, store, active);
+    return new PassiveWatcher(p, backend, watcher, pcie, store, active);
   }
 
   /** Reads at once, then every interval. */

@@ -1,6 +1,5 @@
-package io.linkwatch.config;
+package io.linkwatch.passive;
 
-import io.linkwatch.passive.PassiveSource;
 import java.time.Duration;
 import java.util.Set;
 
