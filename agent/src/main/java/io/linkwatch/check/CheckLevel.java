@@ -3,6 +3,7 @@ package io.linkwatch.check;
 import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +39,11 @@ public enum CheckLevel {
 
   public String id() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Every level's id, in order: {@code [quick, medium]}. */
+  public static List<String> ids() {
+    return Arrays.stream(values()).map(CheckLevel::id).toList();
   }
 
   public static CheckLevel parse(String text) {

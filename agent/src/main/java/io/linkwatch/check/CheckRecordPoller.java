@@ -39,7 +39,7 @@ public final class CheckRecordPoller implements AutoCloseable {
 
   void poll() {
     try {
-      store.recordChecks(CheckRecord.read(lockFile));
+      store.recordChecks(CheckRecord.read(lockFile, CheckLevel.ids()));
     } catch (RuntimeException e) {
       log.debug("reading the checks' records: {}", e.toString());
     }

@@ -20,6 +20,7 @@ import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.state.CheckRecord;
 import io.linkwatch.util.Durations;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.verdict.Verdict.Finding;
@@ -73,7 +74,21 @@ public final class LinkCheck {
       JsonObject document,
       List<ProbeRun> runs,
       double seconds,
-      String coordination) {}
+      String coordination) {
+    /** What is kept of this check beside the probe lock, with its worst finding. */
+    public CheckRecord record() {
+      Optional<Verdict.Finding> worst =
+          verdict.findings().stream().filter(f -> f.state() == verdict.state()).findFirst();
+      return new CheckRecord(
+          level.id(),
+          verdict.state().name(),
+          worst.map(Verdict.Finding::code).orElse(""),
+          worst.map(Verdict.Finding::subject).orElse(""),
+          verdict.summary(),
+          System.currentTimeMillis() / 1e3,
+          seconds);
+    }
+  }
 
   private final AgentConfig config;
   private final ProbeRunner runner;

@@ -193,7 +193,7 @@ final class CheckCommand implements Callable<Integer> {
     Verdict verdict = report.verdict();
     List<String> notes = new ArrayList<>(verdict.notes());
     notes.addAll(agentNotes);
-    CheckRecord.write(cfg.probeLock(), report);
+    CheckRecord.write(cfg.probeLock(), report.record());
     var out = spec.commandLine().getOut();
     if (json) {
       out.println(json(report, notes));

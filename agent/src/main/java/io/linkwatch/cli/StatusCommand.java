@@ -3,6 +3,7 @@ package io.linkwatch.cli;
 import com.google.gson.JsonParseException;
 import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
+import io.linkwatch.check.CheckLevel;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.HttpClientConfig;
@@ -102,7 +103,7 @@ final class StatusCommand implements Callable<Integer> {
   private static Verdict withLastChecks(Verdict verdict, AgentConfig cfg) {
     List<String> notes = new java.util.ArrayList<>(verdict.notes());
     long now = System.currentTimeMillis();
-    for (CheckRecord r : CheckRecord.read(cfg.probeLock())) {
+    for (CheckRecord r : CheckRecord.read(cfg.probeLock(), CheckLevel.ids())) {
       long ago = Math.max(0, now / 1000 - (long) r.endedEpochSeconds());
       notes.add(
           "last check "

@@ -1,7 +1,5 @@
 package io.linkwatch.host;
 
-import io.linkwatch.runtime.Memory;
-
 /**
  * Host memory a probe can fill and read back from Java: pinned memory from the device runtime, or
  * pageable memory mapped by the host layer.

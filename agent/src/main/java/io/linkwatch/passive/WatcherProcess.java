@@ -4,9 +4,9 @@ import io.linkwatch.process.ChildLogRelay;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.ChildEnvironment;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
-import io.linkwatch.worker.WorkerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -167,7 +167,7 @@ public final class WatcherProcess implements AutoCloseable {
     journal = CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir")));
     ProcessBuilder builder = new ProcessBuilder(command);
     // As a worker's: no exit hold for device logs (a watcher that exits has nothing to flush).
-    WorkerProcess.applyEnvironment(builder.environment());
+    ChildEnvironment.apply(builder.environment());
     builder.environment().putAll(environment);
     builder.environment().put(CallJournalFile.ENV, journal.path().toString());
     process = builder.start();

@@ -1,9 +1,9 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.host.Memory;
 import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.runtime.Memory;
 import io.linkwatch.util.Stats;
 
 /**

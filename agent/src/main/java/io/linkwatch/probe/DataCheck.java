@@ -1,9 +1,9 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.host.HostBuffer;
+import io.linkwatch.host.Memory;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.Memory;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;

@@ -1,5 +1,7 @@
 package io.linkwatch.runtime;
 
+import io.linkwatch.host.Memory;
+
 /** Memory on one device, from {@link DeviceRuntime#allocate(int, long)}. */
 public final class DeviceBuffer extends Handle implements Memory {
   private final int device;

@@ -1,6 +1,7 @@
 package io.linkwatch.runtime;
 
 import io.linkwatch.host.HostBuffer;
+import io.linkwatch.host.Memory;
 import java.util.List;
 import java.util.Optional;
 

@@ -2,9 +2,6 @@ package io.linkwatch.state;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.linkwatch.check.CheckLevel;
-import io.linkwatch.check.LinkCheck;
-import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -42,30 +39,15 @@ public record CheckRecord(
     double seconds) {
   private static final Logger log = LoggerFactory.getLogger(CheckRecord.class);
 
-  static CheckRecord of(LinkCheck.Report report) {
-    Verdict v = report.verdict();
-    Optional<Verdict.Finding> worst =
-        v.findings().stream().filter(f -> f.state() == v.state()).findFirst();
-    return new CheckRecord(
-        report.level().id(),
-        v.state().name(),
-        worst.map(Verdict.Finding::code).orElse(""),
-        worst.map(Verdict.Finding::subject).orElse(""),
-        v.summary(),
-        System.currentTimeMillis() / 1e3,
-        report.seconds());
-  }
-
   static Path file(Path lockFile, String level) {
     return lockFile.resolveSibling("last-check-" + level + ".json");
   }
 
-  /** Keeps {@code report} beside {@code lockFile}; nothing when there is no such directory. */
-  public static void write(Path lockFile, LinkCheck.Report report) {
+  /** Keeps {@code r} beside {@code lockFile}; nothing when there is no such directory. */
+  public static void write(Path lockFile, CheckRecord r) {
     if (lockFile == null || !Files.isDirectory(lockFile.getParent())) {
       return;
     }
-    CheckRecord r = of(report);
     JsonObject o = new JsonObject();
     o.addProperty("level", r.level());
     o.addProperty("state", r.state());
@@ -90,14 +72,17 @@ public record CheckRecord(
     }
   }
 
-  /** The records kept beside {@code lockFile}, one per level that ran; unreadable ones left out. */
-  public static List<CheckRecord> read(Path lockFile) {
+  /**
+   * The records kept beside {@code lockFile} for {@code levels} (in that order), one per level that
+   * ran; unreadable ones left out.
+   */
+  public static List<CheckRecord> read(Path lockFile, List<String> levels) {
     List<CheckRecord> records = new ArrayList<>();
     if (lockFile == null) {
       return records;
     }
-    for (CheckLevel level : CheckLevel.values()) {
-      readOne(file(lockFile, level.id())).ifPresent(records::add);
+    for (String level : levels) {
+      readOne(file(lockFile, level)).ifPresent(records::add);
     }
     return records;
   }

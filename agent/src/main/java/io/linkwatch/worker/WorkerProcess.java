@@ -7,6 +7,7 @@ import io.linkwatch.process.ChildLogRelay;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.runtime.ChildEnvironment;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
@@ -157,10 +158,9 @@ public final class WorkerProcess implements ProbeRunner {
     }
   }
 
-  /** What a worker's environment adds to the agent's (see {@link #DEVICE_LOG_FLUSH_TIMEOUT}). */
+  /** What a worker's environment adds to the agent's: {@link ChildEnvironment}. */
   public static void applyEnvironment(java.util.Map<String, String> env) {
-    env.putIfAbsent(DEVICE_LOG_FLUSH_TIMEOUT, "0");
-    io.linkwatch.util.LogSetup.passOn(env);
+    ChildEnvironment.apply(env);
   }
 
   /**

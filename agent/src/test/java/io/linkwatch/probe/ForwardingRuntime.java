@@ -1,6 +1,7 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.host.HostBuffer;
+import io.linkwatch.host.Memory;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
@@ -9,7 +10,6 @@ import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
 import io.linkwatch.runtime.LinkType;
-import io.linkwatch.runtime.Memory;
 import io.linkwatch.runtime.MemoryInfo;
 import io.linkwatch.runtime.ToleratedFailure;
 import java.util.List;

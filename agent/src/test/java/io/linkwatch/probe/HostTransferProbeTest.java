@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.host.Memory;
 import io.linkwatch.host.PageNodeQuery;
 import io.linkwatch.host.Placement;
 import io.linkwatch.host.ThreadAffinity;
@@ -19,7 +20,6 @@ import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.runtime.Memory;
 import io.linkwatch.testing.SimFace;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

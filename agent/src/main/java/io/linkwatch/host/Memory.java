@@ -1,4 +1,4 @@
-package io.linkwatch.runtime;
+package io.linkwatch.host;
 
 /** A range of memory a copy can read from or write to: device memory or a host buffer. */
 public interface Memory {
