@@ -1,12 +1,12 @@
 package io.linkwatch.cli;
 
-import io.linkwatch.probe.topology.CommandTopologySource;
-import io.linkwatch.probe.topology.FallbackTopologySource;
-import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
+import io.linkwatch.runtime.topology.CommandTopologySource;
+import io.linkwatch.runtime.topology.FallbackTopologySource;
+import io.linkwatch.runtime.topology.TopologySource;
 import java.util.List;
 
 /** Opens the device runtime and the topology lookup for the one-shot commands. */

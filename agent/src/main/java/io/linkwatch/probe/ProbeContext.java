@@ -1,8 +1,8 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.DeviceRuntime;
+import io.linkwatch.runtime.topology.TopologySource;
 import java.util.Set;
 
 /**

@@ -1,10 +1,10 @@
 package io.linkwatch.probe;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.topology.TopologySource;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendRuntime;
+import io.linkwatch.runtime.topology.TopologySource;
 
 /** The sim through the real JNA binding, in this process (default profile, no control file). */
 final class SimRuntime {

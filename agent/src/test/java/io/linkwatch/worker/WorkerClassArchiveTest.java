@@ -34,7 +34,7 @@ class WorkerClassArchiveTest {
             ProbeKind.TOPOLOGY.defaults(),
             Backend.SIM,
             HostPaths.system(),
-            io.linkwatch.probe.topology.CommandTopologySource.DEFAULT_COMMAND),
+            io.linkwatch.runtime.topology.CommandTopologySource.DEFAULT_COMMAND),
         Duration.ofSeconds(60),
         List.of());
   }

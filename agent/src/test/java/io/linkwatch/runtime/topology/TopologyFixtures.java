@@ -1,4 +1,4 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,4 +1,4 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
 import io.linkwatch.runtime.DeviceException;
 import io.linkwatch.runtime.DeviceRuntime;

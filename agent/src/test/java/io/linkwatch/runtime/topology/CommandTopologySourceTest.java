@@ -1,14 +1,14 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
-import static io.linkwatch.probe.topology.TopologyFixtures.EIGHT_HCCS;
-import static io.linkwatch.probe.topology.TopologyFixtures.fixture;
-import static io.linkwatch.probe.topology.TopologyFixtures.links;
-import static io.linkwatch.probe.topology.TopologyFixtures.runtimeWith;
+import static io.linkwatch.runtime.topology.TopologyFixtures.EIGHT_HCCS;
+import static io.linkwatch.runtime.topology.TopologyFixtures.fixture;
+import static io.linkwatch.runtime.topology.TopologyFixtures.links;
+import static io.linkwatch.runtime.topology.TopologyFixtures.runtimeWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.topology.TopologyFixtures.LogCatcher;
 import io.linkwatch.runtime.LinkType;
+import io.linkwatch.runtime.topology.TopologyFixtures.LogCatcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
 /**
  * The output of {@code npu-smi info -t topo} does not have the expected shape. The message starts

@@ -1,7 +1,7 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
-import static io.linkwatch.probe.topology.TopologyFixtures.fixture;
-import static io.linkwatch.probe.topology.TopologyFixtures.runtimeWith;
+import static io.linkwatch.runtime.topology.TopologyFixtures.fixture;
+import static io.linkwatch.runtime.topology.TopologyFixtures.runtimeWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.runtime.LinkType;

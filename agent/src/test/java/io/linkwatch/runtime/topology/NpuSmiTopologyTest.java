@@ -1,14 +1,14 @@
-package io.linkwatch.probe.topology;
+package io.linkwatch.runtime.topology;
 
-import static io.linkwatch.probe.topology.TopologyFixtures.EIGHT_HCCS;
-import static io.linkwatch.probe.topology.TopologyFixtures.fixture;
-import static io.linkwatch.probe.topology.TopologyFixtures.links;
-import static io.linkwatch.probe.topology.TopologyFixtures.matrix;
+import static io.linkwatch.runtime.topology.TopologyFixtures.EIGHT_HCCS;
+import static io.linkwatch.runtime.topology.TopologyFixtures.fixture;
+import static io.linkwatch.runtime.topology.TopologyFixtures.links;
+import static io.linkwatch.runtime.topology.TopologyFixtures.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.topology.NpuSmiTopology.LabelKind;
 import io.linkwatch.runtime.LinkType;
+import io.linkwatch.runtime.topology.NpuSmiTopology.LabelKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
