@@ -8,6 +8,7 @@ import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.HashMap;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class CollectiveTable<S extends ProbeSettings> implements ResultTab
         CollectiveBusBandwidth b = bandwidth.get(size);
         table.row(
             ByteSize.format(size),
-            l == null ? OneShot.missing(t) : time(l.p50Seconds()),
+            l == null ? ResultTable.missing(t) : time(l.p50Seconds()),
             l == null ? "-" : time(l.p99Seconds()),
             b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.algBytesPerSecond() / 1e9),
             b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.busBytesPerSecond() / 1e9));

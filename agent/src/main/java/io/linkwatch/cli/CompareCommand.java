@@ -28,6 +28,7 @@ import io.linkwatch.runtime.topology.NpuSmiTopology;
 import io.linkwatch.runtime.topology.RuntimeTopologySource;
 import io.linkwatch.runtime.topology.Topology;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import io.linkwatch.probe.result.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,7 @@ public final class DeviceMemoryTable implements ResultTable<DeviceMemorySettings
       List<DeviceMemoryBandwidth> m =
           t.measurements().stream().map(DeviceMemoryBandwidth.class::cast).toList();
       if (m.isEmpty()) {
-        table.row(t.target(), ByteSize.format(settings.size()), OneShot.missing(t), "-");
+        table.row(t.target(), ByteSize.format(settings.size()), ResultTable.missing(t), "-");
       }
       for (DeviceMemoryBandwidth b : m) {
         table.row(

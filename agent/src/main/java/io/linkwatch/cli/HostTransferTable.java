@@ -7,6 +7,7 @@ import io.linkwatch.probe.result.HostTransferBandwidth;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;

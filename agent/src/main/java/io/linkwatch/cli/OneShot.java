@@ -123,9 +123,4 @@ final class OneShot {
         .map(DeviceActivity::busyLine)
         .collect(Collectors.joining("; "));
   }
-
-  /** What a table shows for a target without figures: {@code busy} or {@code failed}. */
-  static String missing(TargetResult t) {
-    return t.outcome().deferred() ? "busy" : "failed";
-  }
 }

@@ -6,6 +6,7 @@ import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.Locale;
 
@@ -35,7 +36,7 @@ public final class P2pBidirectionalTable implements ResultTable<P2pBidirectional
             m == null ? "-" : m.link(),
             ByteSize.format(size),
             m == null
-                ? OneShot.missing(t)
+                ? ResultTable.missing(t)
                 : String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9),
             m == null ? "-" : String.format(Locale.ROOT, "%.3f", m.secondsPerPair() * 1e3));
       }

@@ -7,6 +7,7 @@ import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class P2pTable implements ResultTable<P2pSettings> {
                     .filter(m -> m.sizeBytes() == size)
                     .findFirst()
                     .map(m -> String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9))
-                    .orElse(OneShot.missing(t));
+                    .orElse(ResultTable.missing(t));
               })
           .print(out);
     }
@@ -113,7 +114,7 @@ public final class P2pTable implements ResultTable<P2pSettings> {
     Map<String, String> missing = new TreeMap<>();
     for (TargetResult t : run.targets()) {
       targets.add(t.target());
-      missing.put(t.target(), OneShot.missing(t));
+      missing.put(t.target(), ResultTable.missing(t));
       t.measurements().stream()
           .map(P2pBandwidth.class::cast)
           .forEach(

@@ -19,6 +19,7 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.Topology;
 import io.linkwatch.runtime.topology.TopologySource;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;

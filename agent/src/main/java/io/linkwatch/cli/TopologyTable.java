@@ -4,6 +4,7 @@ import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.TopologySettings;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 
 /**

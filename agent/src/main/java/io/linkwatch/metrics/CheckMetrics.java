@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.state.CheckRecord;
 import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.model.snapshots.Unit;

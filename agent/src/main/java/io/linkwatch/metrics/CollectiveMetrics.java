@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.probe.result.CollectiveBusBandwidth;
 import io.linkwatch.probe.result.CollectiveLatency;
 import io.prometheus.metrics.model.snapshots.Unit;

@@ -2,6 +2,7 @@ package io.linkwatch.metrics;
 
 import io.linkwatch.kubelet.DeviceHolder;
 import io.linkwatch.kubelet.PodLookup;
+import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.probe.result.DeviceActivity;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
 import io.prometheus.metrics.model.snapshots.Unit;

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.probe.result.HostBufferPages;
 import io.linkwatch.probe.result.HostTransferBandwidth;
 

@@ -1,5 +1,7 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricFamilies;
+import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.state.ResultStore;

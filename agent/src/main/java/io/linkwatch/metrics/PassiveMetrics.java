@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.passive.DeviceState;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.passive.PassiveStore;

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.LinkInfo;
 import io.prometheus.metrics.model.snapshots.Unit;

@@ -1,7 +1,7 @@
 package io.linkwatch.registry;
 
-import io.linkwatch.metrics.MetricFamilies;
-import io.linkwatch.metrics.MetricWriter;
+import io.linkwatch.metrics.families.MetricFamilies;
+import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.probe.result.Measurement;
 
 /** A measurement type a probe produces, with the writer that turns it into series. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.cli.Main;
-import io.linkwatch.metrics.MetricFamilies;
+import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.SettingOption;
 import io.linkwatch.probe.SettingsSource;

@@ -1,4 +1,4 @@
-package io.linkwatch.metrics;
+package io.linkwatch.metrics.families;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
@@ -141,7 +141,7 @@ public final class MetricFamilies {
     families.put(snapshot.getMetadata().getName(), () -> snapshot);
   }
 
-  List<MetricSnapshot> snapshots() {
+  public List<MetricSnapshot> snapshots() {
     List<MetricSnapshot> out = new ArrayList<>();
     for (Supplier<MetricSnapshot> f : families.values()) {
       MetricSnapshot s = f.get();

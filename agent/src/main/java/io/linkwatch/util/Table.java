@@ -1,23 +1,23 @@
-package io.linkwatch.cli;
+package io.linkwatch.util;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A plain text table with columns padded to their widest cell, for the one-shot commands. */
-final class Table {
+public final class Table {
   private final List<String[]> rows = new ArrayList<>();
 
-  Table(String... header) {
+  public Table(String... header) {
     rows.add(header);
   }
 
-  Table row(String... cells) {
+  public Table row(String... cells) {
     rows.add(cells);
     return this;
   }
 
-  void print(PrintWriter out) {
+  public void print(PrintWriter out) {
     int columns = rows.stream().mapToInt(r -> r.length).max().orElse(0);
     int[] width = new int[columns];
     for (String[] r : rows) {

@@ -1,4 +1,4 @@
-package io.linkwatch.metrics;
+package io.linkwatch.metrics.families;
 
 import io.linkwatch.probe.result.Measurement;
 
