@@ -1,19 +1,19 @@
 package io.linkwatch.cli;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.DeviceMemorySettings;
-import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.Preflight;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
-import io.linkwatch.probe.TopologyProbe;
+import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
+import io.linkwatch.probe.devicememory.DeviceMemorySettings;
+import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.probe.result.DeviceInfo;
-import io.linkwatch.probe.result.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.LinkInfo;
-import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.TopologyProbe;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.Topology;

@@ -1,12 +1,12 @@
 package io.linkwatch.history;
 
-import io.linkwatch.probe.result.CollectiveBusBandwidth;
-import io.linkwatch.probe.result.CollectiveLatency;
-import io.linkwatch.probe.result.DeviceMemoryBandwidth;
-import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.collective.CollectiveBusBandwidth;
+import io.linkwatch.probe.collective.CollectiveLatency;
+import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
+import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.P2pBandwidth;
-import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 
 /**
  * Which figures of a result are charted: the ones a person compares over a day (bandwidths and the

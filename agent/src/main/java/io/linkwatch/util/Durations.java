@@ -55,4 +55,9 @@ public final class Durations {
     }
     return ms + "ms";
   }
+
+  /** Seconds since {@code startedNanos}, a {@link System#nanoTime()} reading: a run's wall time. */
+  public static double secondsSince(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
 }

@@ -11,6 +11,7 @@ import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.calls.MappedCallJournal;
 import io.linkwatch.runtime.topology.CommandTopologySource;
 import io.linkwatch.runtime.topology.FallbackTopologySource;
+import io.linkwatch.util.Durations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -64,7 +65,7 @@ public final class WorkerMain {
     } catch (RuntimeException e) {
       // No library, aclInit failed, ...: nothing ran, and the targets are not known here.
       return ProbeRun.failedBeforeTargets(
-          request.probe(), TargetResult.error(request.probe(), e, seconds(started)));
+          request.probe(), TargetResult.error(request.probe(), e, Durations.secondsSince(started)));
     }
     ProbeRun run;
     try {
@@ -73,7 +74,8 @@ public final class WorkerMain {
       // The probe failed before it could enumerate its targets (the device count, say).
       run =
           ProbeRun.failedBeforeTargets(
-              request.probe(), TargetResult.error(request.probe(), e, seconds(started)));
+              request.probe(),
+              TargetResult.error(request.probe(), e, Durations.secondsSince(started)));
     } finally {
       runtime.close();
     }
@@ -97,9 +99,5 @@ public final class WorkerMain {
                     Set.copyOf(request.targets())));
     log.debug("device activity checks of {}: {}", request.probe(), gate.cost());
     return run.withDevices(gate.activity());
-  }
-
-  private static double seconds(long startedNanos) {
-    return (System.nanoTime() - startedNanos) / 1e9;
   }
 }

@@ -3,8 +3,8 @@ package io.linkwatch.check;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.collective.AllreduceSettings;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.List;

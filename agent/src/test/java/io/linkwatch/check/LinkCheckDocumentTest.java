@@ -3,9 +3,9 @@ package io.linkwatch.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
+import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.verdict.ExpectedFigures;

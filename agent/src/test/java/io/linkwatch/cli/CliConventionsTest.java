@@ -149,7 +149,7 @@ class CliConventionsTest {
   @Test
   void topoStatesP2psDefaults() {
     CommandSpec topo = Main.commandLine().getSubcommands().get("topo").getCommandSpec();
-    io.linkwatch.probe.P2pSettings d = io.linkwatch.probe.P2pSettings.DEFAULTS;
+    io.linkwatch.probe.p2p.P2pSettings d = io.linkwatch.probe.p2p.P2pSettings.DEFAULTS;
     assertThat(String.join(" ", topo.findOption("--warmup").description()))
         .contains("Default: " + d.warmup() + ",");
     assertThat(String.join(" ", topo.findOption("--iterations").description()))

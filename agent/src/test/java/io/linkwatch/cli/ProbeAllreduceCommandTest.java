@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.linkwatch.probe.SimFaults;
-import io.linkwatch.probe.result.AllreduceBusBandwidth;
-import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.collective.AllreduceBusBandwidth;
+import io.linkwatch.probe.collective.AllreduceLatency;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.testing.SimFace;

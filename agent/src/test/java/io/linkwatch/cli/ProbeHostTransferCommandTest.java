@@ -3,7 +3,8 @@ package io.linkwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.probe.hosttransfer.HostTransferTable;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.testing.SimFace;
 import java.io.PrintWriter;

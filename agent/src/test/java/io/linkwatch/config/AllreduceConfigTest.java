@@ -3,7 +3,7 @@ package io.linkwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.AllreduceSettings;
+import io.linkwatch.probe.collective.AllreduceSettings;
 import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.List;

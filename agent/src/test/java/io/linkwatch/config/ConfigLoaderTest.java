@@ -3,8 +3,8 @@ package io.linkwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.DevicePair;
-import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.p2p.DevicePair;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import java.nio.file.Files;

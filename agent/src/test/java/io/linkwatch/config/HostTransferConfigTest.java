@@ -3,8 +3,8 @@ package io.linkwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.HostTransferSettings;
 import io.linkwatch.probe.ProbeSettings;
+import io.linkwatch.probe.hosttransfer.HostTransferSettings;
 import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.List;

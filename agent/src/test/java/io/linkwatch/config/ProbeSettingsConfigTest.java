@@ -3,9 +3,9 @@ package io.linkwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linkwatch.probe.DeviceMemorySettings;
 import io.linkwatch.probe.ProbeSettings;
-import io.linkwatch.probe.TopologySettings;
+import io.linkwatch.probe.devicememory.DeviceMemorySettings;
+import io.linkwatch.probe.topology.TopologySettings;
 import io.linkwatch.registry.ProbeKind;
 import java.time.Duration;
 import java.util.List;

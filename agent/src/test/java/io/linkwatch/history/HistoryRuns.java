@@ -1,15 +1,15 @@
 package io.linkwatch.history;
 
-import io.linkwatch.probe.result.AllgatherBusBandwidth;
-import io.linkwatch.probe.result.AllgatherLatency;
-import io.linkwatch.probe.result.AllreduceBusBandwidth;
-import io.linkwatch.probe.result.AllreduceLatency;
-import io.linkwatch.probe.result.DeviceMemoryBandwidth;
-import io.linkwatch.probe.result.HostBufferPages;
-import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.collective.AllgatherBusBandwidth;
+import io.linkwatch.probe.collective.AllgatherLatency;
+import io.linkwatch.probe.collective.AllreduceBusBandwidth;
+import io.linkwatch.probe.collective.AllreduceLatency;
+import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
+import io.linkwatch.probe.hosttransfer.HostBufferPages;
+import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.P2pBandwidth;
-import io.linkwatch.probe.result.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import java.util.ArrayList;

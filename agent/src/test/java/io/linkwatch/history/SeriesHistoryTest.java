@@ -3,9 +3,9 @@ package io.linkwatch.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Outcome;
-import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.linkwatch.history.SeriesHistory;
-import io.linkwatch.probe.result.AllreduceLatency;
+import io.linkwatch.probe.collective.AllreduceLatency;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.vertx.core.json.JsonArray;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.config.ConfigLoader;
-import io.linkwatch.probe.result.P2pBandwidth;
+import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;

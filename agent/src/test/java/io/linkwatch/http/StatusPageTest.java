@@ -3,9 +3,9 @@ package io.linkwatch.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.history.SeriesHistory;
-import io.linkwatch.probe.result.HostTransferBandwidth;
+import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.P2pBandwidth;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.state.ResultStore;

@@ -19,10 +19,10 @@ import java.util.Optional;
  * A {@link DeviceRuntime} that passes every call to another one; tests override single calls to
  * break or observe them (a fake of the accelerator around the sim's real binding).
  */
-class ForwardingRuntime implements DeviceRuntime {
+public class ForwardingRuntime implements DeviceRuntime {
   final DeviceRuntime delegate;
 
-  ForwardingRuntime(DeviceRuntime delegate) {
+  public ForwardingRuntime(DeviceRuntime delegate) {
     this.delegate = delegate;
   }
 

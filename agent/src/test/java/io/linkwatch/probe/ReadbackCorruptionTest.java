@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostBuffer;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.devicememory.DeviceMemorySettings;
+import io.linkwatch.probe.hosttransfer.HostTransferSettings;
+import io.linkwatch.probe.p2p.P2pBidirectionalSettings;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.runtime.DeviceBuffer;

@@ -1,5 +1,7 @@
 package io.linkwatch.probe;
 
+import io.linkwatch.probe.collective.AllgatherProbe;
+import io.linkwatch.probe.collective.AllreduceProbe;
 import io.linkwatch.runtime.DeviceRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -7,14 +7,14 @@ import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.runtime.topology.TopologySource;
 
 /** The sim through the real JNA binding, in this process (default profile, no control file). */
-final class SimRuntime {
+public final class SimRuntime {
   private SimRuntime() {}
 
-  static DeviceRuntime open() {
+  public static DeviceRuntime open() {
     return AscendRuntime.open(Backend.SIM);
   }
 
-  static ProbeContext context(DeviceRuntime runtime, TopologySource topology) {
+  public static ProbeContext context(DeviceRuntime runtime, TopologySource topology) {
     return new ProbeContext(runtime, topology, HostPaths.system(), Progress.NONE);
   }
 }

@@ -2,6 +2,8 @@ package io.linkwatch.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.probe.devicememory.DeviceMemoryProbe;
+import io.linkwatch.probe.hosttransfer.HostTransferProbe;
 import org.junit.jupiter.api.Test;
 
 class TargetDevicesTest {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.result.DeviceMemoryBandwidth;
+import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;

@@ -1,6 +1,6 @@
 package io.linkwatch.testing;
 
-import io.linkwatch.probe.DevicePair;
+import io.linkwatch.probe.p2p.DevicePair;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceRuntimes;

@@ -3,8 +3,8 @@ package io.linkwatch.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.AllreduceSettings;
 import io.linkwatch.probe.SimFaults;
+import io.linkwatch.probe.collective.AllreduceSettings;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.registry.ProbeKind;

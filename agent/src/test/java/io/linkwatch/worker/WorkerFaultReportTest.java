@@ -3,15 +3,15 @@ package io.linkwatch.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.AllreduceSettings;
-import io.linkwatch.probe.P2pSettings;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.SimFaults;
-import io.linkwatch.probe.TopologySettings;
+import io.linkwatch.probe.collective.AllreduceSettings;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.probe.topology.TopologySettings;
 import io.linkwatch.runtime.ToleratedFailure;
 import io.linkwatch.runtime.topology.CommandTopologySource;
 import io.linkwatch.testing.SimFace;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import io.linkwatch.host.HostPaths;
-import io.linkwatch.probe.P2pSettings;
+import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;

@@ -1,0 +1,28 @@
+package io.linkwatch.probe.collective;
+
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.util.ByteSize;
+import java.util.Locale;
+
+/** A collective's algorithm and bus bandwidth, as nccl-tests define them for it. */
+public interface CollectiveBusBandwidth extends Measurement {
+  String devices();
+
+  long sizeBytes();
+
+  double algBytesPerSecond();
+
+  double busBytesPerSecond();
+
+  /** E.g. {@code 0,1 1GiB busbw 105.1GB/s algbw 105.1GB/s}. */
+  @Override
+  default String summary() {
+    return String.format(
+        Locale.ROOT,
+        "%s %s busbw %.1fGB/s algbw %.1fGB/s",
+        devices(),
+        ByteSize.format(sizeBytes()),
+        busBytesPerSecond() / 1e9,
+        algBytesPerSecond() / 1e9);
+  }
+}

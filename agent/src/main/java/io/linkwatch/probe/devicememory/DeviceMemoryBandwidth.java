@@ -1,0 +1,19 @@
+package io.linkwatch.probe.devicememory;
+
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.util.ByteSize;
+import java.util.Locale;
+
+/** Device-local copy bandwidth: bytes copied per second, the reference links are compared to. */
+public record DeviceMemoryBandwidth(int device, long sizeBytes, double bytesPerSecond)
+    implements Measurement {
+  @Override
+  public String summary() {
+    return String.format(
+        Locale.ROOT,
+        "dev%d %s %.1fGB/s local",
+        device,
+        ByteSize.format(sizeBytes),
+        bytesPerSecond / 1e9);
+  }
+}

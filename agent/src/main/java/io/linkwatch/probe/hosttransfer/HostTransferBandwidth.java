@@ -1,0 +1,75 @@
+package io.linkwatch.probe.hosttransfer;
+
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.util.ByteSize;
+import java.util.Locale;
+
+/**
+ * Median host-device copy bandwidth. {@code memNode} is where the buffer's pages really were, or
+ * {@code unknown} when that could not be verified; {@code placementMethod} says how it was found
+ * ({@code move_pages}, {@code numa_maps} or {@code unknown}). {@code allocation} says how the host
+ * buffer was made: {@code mmap} (pageable, first-touched by the probe's pinned thread), {@code
+ * aclrtHostRegisterV2} (the same kind of first-touched pages, then page-locked) or {@code
+ * aclrtMallocHost} (page-locked memory placed by the driver).
+ *
+ * <p>Example: {@code HostTransferBandwidth[device=0, direction=h2d, memory=pageable, cpuNode=4,
+ * memNode=5, sizeBytes=67108864, bytesPerSecond=1.86e10, placementMethod=numa_maps,
+ * allocation=mmap]}.
+ */
+public record HostTransferBandwidth(
+    int device,
+    String direction,
+    String memory,
+    int cpuNode,
+    String memNode,
+    long sizeBytes,
+    double bytesPerSecond,
+    String placementMethod,
+    String allocation)
+    implements Measurement {
+  public static final String H2D = "h2d";
+  public static final String D2H = "d2h";
+
+  /** Without the allocation (kept for callers written before it was recorded). */
+  public HostTransferBandwidth(
+      int device,
+      String direction,
+      String memory,
+      int cpuNode,
+      String memNode,
+      long sizeBytes,
+      double bytesPerSecond,
+      String placementMethod) {
+    this(
+        device,
+        direction,
+        memory,
+        cpuNode,
+        memNode,
+        sizeBytes,
+        bytesPerSecond,
+        placementMethod,
+        "");
+  }
+
+  public HostTransferBandwidth {
+    allocation = allocation == null ? "" : allocation;
+  }
+
+  /** E.g. {@code dev0 h2d pageable cpu4 mem5 64MiB 18.6GB/s (numa_maps, mmap)}. */
+  @Override
+  public String summary() {
+    return String.format(
+        Locale.ROOT,
+        "dev%d %s %s cpu%d mem%s %s %.1fGB/s (%s%s)",
+        device,
+        direction,
+        memory,
+        cpuNode,
+        memNode,
+        ByteSize.format(sizeBytes),
+        bytesPerSecond / 1e9,
+        placementMethod,
+        allocation.isEmpty() ? "" : ", " + allocation);
+  }
+}
