@@ -19,7 +19,7 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.state.CheckRecord;
 import io.linkwatch.util.Durations;
 import io.linkwatch.verdict.Verdict;

@@ -23,7 +23,7 @@ import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.runtime.topology.NpuSmiTopology;
 import io.linkwatch.runtime.topology.RuntimeTopologySource;
 import io.linkwatch.runtime.topology.Topology;

@@ -5,7 +5,7 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ListenAddress;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

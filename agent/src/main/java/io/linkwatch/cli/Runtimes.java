@@ -2,8 +2,8 @@ package io.linkwatch.cli;
 
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.runtime.topology.CommandTopologySource;
 import io.linkwatch.runtime.topology.FallbackTopologySource;
 import io.linkwatch.runtime.topology.TopologySource;

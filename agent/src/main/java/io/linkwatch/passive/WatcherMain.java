@@ -2,8 +2,8 @@ package io.linkwatch.passive;
 
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceRuntimes;
 import io.linkwatch.runtime.LinkTelemetry;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.runtime.calls.MappedCallJournal;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
 import java.io.BufferedReader;

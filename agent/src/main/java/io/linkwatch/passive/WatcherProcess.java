@@ -4,7 +4,7 @@ import io.linkwatch.process.ChildLogRelay;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.ChildEnvironment;
+import io.linkwatch.runtime.backends.ChildEnvironment;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
 import java.io.BufferedReader;

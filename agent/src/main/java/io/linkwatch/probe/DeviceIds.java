@@ -1,6 +1,9 @@
 package io.linkwatch.probe;
 
-/** Reads logical device ids from config files and the command line, the same way everywhere. */
+/**
+ * Reads logical device ids from config files and the command line, the same way everywhere, and
+ * names the target of a per-device run ({@code dev0}), for every probe that has one.
+ */
 public final class DeviceIds {
   private DeviceIds() {}
 
@@ -22,5 +25,10 @@ public final class DeviceIds {
           "'" + text + "' is not a device id: it must not be negative");
     }
     return id;
+  }
+
+  /** The target name of a per-device probe's run on {@code device}: {@code dev0}. */
+  public static String target(int device) {
+    return "dev" + device;
   }
 }

@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * Which device runtime the probes talk to. {@link #AUTO} stands for whichever vendor library the
- * host has and is resolved once at start ({@link DeviceRuntimes#resolve}); the sims are never
+ * host has and is resolved once at start ({@code DeviceRuntimes.resolve}); the sims are never
  * chosen unless asked for by name.
  */
 public enum Backend {

@@ -7,7 +7,7 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.runtime.calls.MappedCallJournal;
 import io.linkwatch.runtime.topology.CommandTopologySource;
 import io.linkwatch.runtime.topology.FallbackTopologySource;

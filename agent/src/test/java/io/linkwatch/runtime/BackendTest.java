@@ -3,6 +3,7 @@ package io.linkwatch.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import org.junit.jupiter.api.Test;
 
 class BackendTest {

@@ -3,7 +3,7 @@ package io.linkwatch.testing;
 import io.linkwatch.probe.p2p.DevicePair;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceRuntimes;
+import io.linkwatch.runtime.backends.DeviceRuntimes;
 import java.util.List;
 import java.util.Map;
 

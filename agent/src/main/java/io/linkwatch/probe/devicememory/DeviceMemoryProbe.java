@@ -3,6 +3,7 @@ package io.linkwatch.probe.devicememory;
 import io.linkwatch.probe.CopyTimer;
 import io.linkwatch.probe.DataCheck;
 import io.linkwatch.probe.DataMismatchException;
+import io.linkwatch.probe.DeviceIds;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.result.Outcome;
@@ -37,9 +38,9 @@ public final class DeviceMemoryProbe implements Probe {
     this.settings = settings;
   }
 
-  /** The target name of a device, shared with the topology probe: {@code dev0}. */
+  /** The target name of a device: {@code dev0}. */
   public static String target(int device) {
-    return "dev" + device;
+    return DeviceIds.target(device);
   }
 
   @Override

@@ -2,9 +2,9 @@ package io.linkwatch.probe.topology;
 
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.PciFunction;
+import io.linkwatch.probe.DeviceIds;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
-import io.linkwatch.probe.devicememory.DeviceMemoryProbe;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.LinkInfo;
 import io.linkwatch.probe.result.Measurement;
@@ -76,7 +76,7 @@ public final class TopologyProbe implements Probe {
     }
     String name = socName(runtime);
     for (int device = 0; device < count; device++) {
-      context.progress().step(DeviceMemoryProbe.target(device));
+      context.progress().step(DeviceIds.target(device));
       results.add(inventory(runtime, topology, context.hostPaths(), name, device));
     }
     return ProbeRun.of(probe, results);
@@ -110,7 +110,7 @@ public final class TopologyProbe implements Probe {
   private static TargetResult inventory(
       DeviceRuntime runtime, Topology topology, HostPaths paths, String name, int device) {
     long started = System.nanoTime();
-    String target = DeviceMemoryProbe.target(device);
+    String target = DeviceIds.target(device);
     try {
       long total = runtime.memoryInfo(device).totalBytes();
       Integer physical = runtime.physicalId(device).orElse(null);

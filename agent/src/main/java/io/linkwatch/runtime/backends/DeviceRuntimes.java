@@ -1,5 +1,8 @@
-package io.linkwatch.runtime;
+package io.linkwatch.runtime.backends;
 
+import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.ascend.AscendLibraries;
 import io.linkwatch.runtime.ascend.AscendRuntime;
 import io.linkwatch.runtime.calls.CallJournal;

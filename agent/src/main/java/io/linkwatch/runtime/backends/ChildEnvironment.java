@@ -1,4 +1,4 @@
-package io.linkwatch.runtime;
+package io.linkwatch.runtime.backends;
 
 import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.util.LogSetup;
