@@ -1,5 +1,6 @@
 package io.linkwatch.history;
 
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -80,10 +81,13 @@ public final class SeriesHistory {
     long bucket = nowMillis / stepMillis;
     for (TargetResult t : run.targets()) {
       for (Measurement m : t.measurements()) {
-        ChartedFigures.of(
-            m,
-            (figure, size, unit, value) ->
-                put(run.probe(), t.target(), figure, size, unit, value, bucket));
+        // Only what a person compares over a day is charted (bandwidths, the collectives' median
+        // latency), not inventory or page shares: each result type that is says so (Charted).
+        if (m instanceof Charted c) {
+          c.chart(
+              (figure, size, unit, value) ->
+                  put(run.probe(), t.target(), figure, size, unit, value, bucket));
+        }
       }
     }
     if (!retry && !run.targets().isEmpty()) {

@@ -1,5 +1,7 @@
 package io.linkwatch.history;
 
+import io.linkwatch.probe.result.Charted;
+
 /**
  * What one charted series is: a figure of a probe target at one size, e.g. {@code p2p 0->1
  * bandwidth 268435456} (the {@link #id()} the status page and {@code /api/v1/history} name it by).
@@ -9,8 +11,8 @@ package io.linkwatch.history;
  * @param unit {@code bytes_per_second} or {@code seconds}, as the metrics' base units
  */
 public record SeriesId(String probe, String target, String figure, long sizeBytes, String unit) {
-  public static final String BYTES_PER_SECOND = "bytes_per_second";
-  public static final String SECONDS = "seconds";
+  public static final String BYTES_PER_SECOND = Charted.BYTES_PER_SECOND;
+  public static final String SECONDS = Charted.SECONDS;
 
   /** The name of the series of {@code figure} of {@code probe}'s {@code target} at {@code size}. */
   public static String id(String probe, String target, String figure, long sizeBytes) {

@@ -39,7 +39,6 @@ class ProbeNamesTest {
           "cli/CompareCommand.java",
           "cli/TopoCommand.java",
           "config/ExpectedFigureReader.java",
-          "history/ChartedFigures.java",
           "http/StatusPage.java",
           "verdict/ExpectedFigures.java",
           "verdict/Verdict.java");

@@ -1,11 +1,11 @@
 package io.linkwatch.probe.collective;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
 /** A collective's algorithm and bus bandwidth, as nccl-tests define them for it. */
-public interface CollectiveBusBandwidth extends Measurement {
+public interface CollectiveBusBandwidth extends Charted {
   String devices();
 
   long sizeBytes();
@@ -24,5 +24,10 @@ public interface CollectiveBusBandwidth extends Measurement {
         ByteSize.format(sizeBytes()),
         busBytesPerSecond() / 1e9,
         algBytesPerSecond() / 1e9);
+  }
+
+  @Override
+  default void chart(Sink sink) {
+    sink.accept("bus_bandwidth", sizeBytes(), BYTES_PER_SECOND, busBytesPerSecond());
   }
 }

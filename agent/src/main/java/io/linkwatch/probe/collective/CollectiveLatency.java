@@ -1,6 +1,6 @@
 package io.linkwatch.probe.collective;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
@@ -8,7 +8,7 @@ import java.util.Locale;
  * A collective's time over a run's iterations (the slowest rank per iteration): the median, the
  * 99th percentile, and the count and sum of the iteration times, exposed together as a summary.
  */
-public interface CollectiveLatency extends Measurement {
+public interface CollectiveLatency extends Charted {
   /** The group, e.g. {@code 0,1}. */
   String devices();
 
@@ -32,5 +32,10 @@ public interface CollectiveLatency extends Measurement {
         ByteSize.format(sizeBytes()),
         p50Seconds() * 1e6,
         p99Seconds() * 1e6);
+  }
+
+  @Override
+  default void chart(Sink sink) {
+    sink.accept("latency_p50", sizeBytes(), SECONDS, p50Seconds());
   }
 }

@@ -1,12 +1,12 @@
 package io.linkwatch.probe.devicememory;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
 /** Device-local copy bandwidth: bytes copied per second, the reference links are compared to. */
 public record DeviceMemoryBandwidth(int device, long sizeBytes, double bytesPerSecond)
-    implements Measurement {
+    implements Charted {
   @Override
   public String summary() {
     return String.format(
@@ -15,5 +15,10 @@ public record DeviceMemoryBandwidth(int device, long sizeBytes, double bytesPerS
         device,
         ByteSize.format(sizeBytes),
         bytesPerSecond / 1e9);
+  }
+
+  @Override
+  public void chart(Sink sink) {
+    sink.accept("bandwidth", sizeBytes(), BYTES_PER_SECOND, bytesPerSecond());
   }
 }

@@ -1,6 +1,6 @@
 package io.linkwatch.probe.hosttransfer;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
@@ -26,7 +26,7 @@ public record HostTransferBandwidth(
     double bytesPerSecond,
     String placementMethod,
     String allocation)
-    implements Measurement {
+    implements Charted {
   public static final String H2D = "h2d";
   public static final String D2H = "d2h";
 
@@ -71,5 +71,11 @@ public record HostTransferBandwidth(
         bytesPerSecond / 1e9,
         placementMethod,
         allocation.isEmpty() ? "" : ", " + allocation);
+  }
+
+  /** Charted as {@code <memory>_<direction>}, e.g. {@code pinned_h2d}. */
+  @Override
+  public void chart(Sink sink) {
+    sink.accept(memory() + "_" + direction(), sizeBytes(), BYTES_PER_SECOND, bytesPerSecond());
   }
 }

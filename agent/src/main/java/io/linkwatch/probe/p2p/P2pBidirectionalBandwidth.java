@@ -1,6 +1,6 @@
 package io.linkwatch.probe.p2p;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
@@ -12,7 +12,7 @@ import java.util.Locale;
  */
 public record P2pBidirectionalBandwidth(
     int a, int b, String link, long sizeBytes, double bytesPerSecond, double secondsPerPair)
-    implements Measurement {
+    implements Charted {
   /** E.g. {@code 0<->1 256MiB 311.6GB/s SIO}. */
   @Override
   public String summary() {
@@ -24,5 +24,10 @@ public record P2pBidirectionalBandwidth(
         ByteSize.format(sizeBytes),
         bytesPerSecond / 1e9,
         link);
+  }
+
+  @Override
+  public void chart(Sink sink) {
+    sink.accept("bandwidth", sizeBytes(), BYTES_PER_SECOND, bytesPerSecond());
   }
 }
