@@ -100,6 +100,31 @@ static void *as_ptr(CUdeviceptr p)
     return (void *)(uintptr_t)p;
 }
 
+/* ---- the call header ----
+ *
+ * Every exported call but the two error-text ones starts the same way.
+ * CU_ENTER: the call journal and the injected faults (lw_enter), which may
+ * fail the call before it does anything; declares rc.  CU_BEGIN: that, then
+ * the face's lock (held until the call's lw_unlock) and the cuInit check, its
+ * code in rc.  CU_BEGIN_CURRENT: that, then the current context's device into
+ * cur where rc is still 0 (CUDA_ERROR_INVALID_CONTEXT where none is current). */
+
+#define CU_ENTER(fn)                                                                   \
+    int rc = lw_enter(fn);                                                             \
+    if (rc)                                                                            \
+        return rc
+
+#define CU_BEGIN(fn)                                                                   \
+    CU_ENTER(fn);                                                                      \
+    lw_lock();                                                                         \
+    rc = need_init()
+
+#define CU_BEGIN_CURRENT(fn)                                                           \
+    CU_BEGIN(fn);                                                                      \
+    int cur = -1;                                                                      \
+    if (!rc)                                                                           \
+        rc = need_current(&cur)
+
 /* Loads the profile and sets up the face; nothing when already done. */
 CUresult lw_cuda_init_locked(void)
 {
@@ -142,9 +167,7 @@ CUresult lw_cuda_init_locked(void)
 
 CUresult cuInit(unsigned int Flags)
 {
-    int rc = lw_enter("cuInit");
-    if (rc)
-        return rc;
+    CU_ENTER("cuInit");
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     lw_lock();
@@ -155,9 +178,7 @@ CUresult cuInit(unsigned int Flags)
 
 CUresult cuDriverGetVersion(int *driverVersion)
 {
-    int rc = lw_enter("cuDriverGetVersion");
-    if (rc)
-        return rc;
+    CU_ENTER("cuDriverGetVersion");
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = 12080;   /* a CUDA 12.8 driver: 1000 * major + 10 * minor */
@@ -166,11 +187,7 @@ CUresult cuDriverGetVersion(int *driverVersion)
 
 CUresult cuDeviceGetCount(int *count)
 {
-    int rc = lw_enter("cuDeviceGetCount");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceGetCount");
     if (!rc && !count)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -181,11 +198,7 @@ CUresult cuDeviceGetCount(int *count)
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
-    int rc = lw_enter("cuDeviceGet");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceGet");
     if (!rc && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -198,11 +211,7 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal)
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
-    int rc = lw_enter("cuDeviceGetName");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceGetName");
     if (!rc && (!name || len <= 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -215,11 +224,7 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 {
-    int rc = lw_enter("cuDeviceTotalMem_v2");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceTotalMem_v2");
     if (!rc && !bytes)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -232,11 +237,7 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 
 CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 {
-    int rc = lw_enter("cuDeviceGetPCIBusId");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceGetPCIBusId");
     if (!rc && (!pciBusId || len <= 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -252,11 +253,7 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 
 CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
 {
-    int rc = lw_enter("cuDeviceCanAccessPeer");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDeviceCanAccessPeer");
     if (!rc && !canAccessPeer)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -271,11 +268,7 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
-    int rc = lw_enter("cuDevicePrimaryCtxRetain");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDevicePrimaryCtxRetain");
     if (!rc && !pctx)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -290,11 +283,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 {
-    int rc = lw_enter("cuDevicePrimaryCtxRelease_v2");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuDevicePrimaryCtxRelease_v2");
     if (!rc)
         rc = need_device(dev);
     if (!rc && lw.refcount[dev] == 0)
@@ -314,11 +303,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
-    int rc = lw_enter("cuCtxSetCurrent");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuCtxSetCurrent");
     struct CUctx_st *c = ctx_of(ctx);
     if (!rc && ctx && !c)
         rc = CUDA_ERROR_INVALID_CONTEXT;
@@ -330,14 +315,7 @@ CUresult cuCtxSetCurrent(CUcontext ctx)
 
 CUresult cuCtxGetDevice(CUdevice *device)
 {
-    int rc = lw_enter("cuCtxGetDevice");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
+    CU_BEGIN_CURRENT("cuCtxGetDevice");
     if (!rc && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -350,15 +328,8 @@ CUresult cuCtxGetDevice(CUdevice *device)
  * peerContext's memory. */
 CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
 {
-    int rc = lw_enter("cuCtxEnablePeerAccess");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
+    CU_BEGIN_CURRENT("cuCtxEnablePeerAccess");
     struct CUctx_st *peer = ctx_of(peerContext);
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && Flags != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && (!peer || lw.refcount[peer->device] == 0))
@@ -379,14 +350,7 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
 
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 {
-    int rc = lw_enter("cuMemGetInfo_v2");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
+    CU_BEGIN_CURRENT("cuMemGetInfo_v2");
     if (!rc && (!free || !total))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc) {
@@ -399,14 +363,7 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-    int rc = lw_enter("cuMemAlloc_v2");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
+    CU_BEGIN_CURRENT("cuMemAlloc_v2");
     if (!rc && (!dptr || bytesize == 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && bytesize > lw_free_bytes(cur))
@@ -430,15 +387,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
-    int rc = lw_enter("cuMemFree_v2");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
+    CU_BEGIN_CURRENT("cuMemFree_v2");
     struct lw_alloc a;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && (!dptr || lw_reg_remove("cuMemFree_v2", as_ptr(dptr), LW_MEM_DEVICE, &a) != 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc) {
@@ -453,15 +403,8 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 {
-    int rc = lw_enter("cuMemHostAlloc");
-    if (rc)
-        return rc;
+    CU_BEGIN_CURRENT("cuMemHostAlloc");
     const unsigned known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && (!pp || bytesize == 0 || (Flags & ~known)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc) {
@@ -484,15 +427,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 
 CUresult cuMemFreeHost(void *p)
 {
-    int rc = lw_enter("cuMemFreeHost");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
+    CU_BEGIN_CURRENT("cuMemFreeHost");
     struct lw_alloc a;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && (!p || lw_reg_remove("cuMemFreeHost", p, LW_MEM_HOST, &a) != 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
@@ -505,17 +441,10 @@ CUresult cuMemFreeHost(void *p)
 
 CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
 {
-    int rc = lw_enter("cuMemHostRegister_v2");
-    if (rc)
-        return rc;
+    CU_BEGIN_CURRENT("cuMemHostRegister_v2");
     const unsigned known = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
                            CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY;
-    lw_lock();
-    int cur = -1;
     struct lw_alloc hit;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && (!p || bytesize == 0 || (Flags & ~known)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && lw_reg_overlap(p, bytesize, &hit))
@@ -536,15 +465,8 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
 
 CUresult cuMemHostUnregister(void *p)
 {
-    int rc = lw_enter("cuMemHostUnregister");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
+    CU_BEGIN_CURRENT("cuMemHostUnregister");
     struct lw_alloc a;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     if (!rc && !p)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && lw_reg_remove("cuMemHostUnregister", p, LW_MEM_REGISTERED, &a) != 0)
@@ -559,14 +481,7 @@ CUresult cuMemHostUnregister(void *p)
 
 CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
 {
-    int rc = lw_enter("cuStreamCreate");
-    if (rc)
-        return rc;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
+    CU_BEGIN_CURRENT("cuStreamCreate");
     if (!rc && (!phStream || (Flags & ~CU_STREAM_NON_BLOCKING)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc) {
@@ -588,12 +503,8 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
 
 CUresult cuStreamDestroy_v2(CUstream hStream)
 {
-    int rc = lw_enter("cuStreamDestroy_v2");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuStreamDestroy_v2");
     struct lw_stream *s = NULL;
-    rc = need_init();
     if (!rc && !hStream)
         rc = CUDA_ERROR_INVALID_HANDLE;   /* the default stream is not destroyed */
     if (!rc)
@@ -607,12 +518,8 @@ CUresult cuStreamDestroy_v2(CUstream hStream)
 /* Work is done when a call returns, so a synchronize only validates. */
 CUresult cuStreamSynchronize(CUstream hStream)
 {
-    int rc = lw_enter("cuStreamSynchronize");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuStreamSynchronize");
     struct lw_stream *s = NULL;
-    rc = need_init();
     if (!rc)
         rc = need_stream(hStream, &s);
     lw_unlock();
@@ -623,13 +530,9 @@ CUresult cuStreamSynchronize(CUstream hStream)
  * to the stamp (the event may be another context's).  Never recorded: no wait. */
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {
-    int rc = lw_enter("cuStreamWaitEvent");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuStreamWaitEvent");
     struct lw_stream *s = NULL;
     struct CUevent_st *e = event_of(hEvent);
-    rc = need_init();
     if (!rc && Flags != CU_EVENT_WAIT_DEFAULT)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc && !e)
@@ -646,15 +549,8 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
-    int rc = lw_enter("cuEventCreate");
-    if (rc)
-        return rc;
+    CU_BEGIN_CURRENT("cuEventCreate");
     const unsigned known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-    lw_lock();
-    int cur = -1;
-    rc = need_init();
-    if (!rc)
-        rc = need_current(&cur);
     /* an interprocess event must not time (cuEventCreate's documented rule) */
     if (!rc && (!phEvent || (Flags & ~known) ||
                 ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))))
@@ -676,13 +572,9 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 {
-    int rc = lw_enter("cuEventRecord");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuEventRecord");
     struct lw_stream *s = NULL;
     struct CUevent_st *e = event_of(hEvent);
-    rc = need_init();
     if (!rc && !e)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (!rc)
@@ -697,11 +589,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 
 CUresult cuEventSynchronize(CUevent hEvent)
 {
-    int rc = lw_enter("cuEventSynchronize");
-    if (rc)
-        return rc;
-    lw_lock();
-    rc = need_init();
+    CU_BEGIN("cuEventSynchronize");
     if (!rc && !event_of(hEvent))
         rc = CUDA_ERROR_INVALID_HANDLE;
     lw_unlock();
@@ -710,12 +598,8 @@ CUresult cuEventSynchronize(CUevent hEvent)
 
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
-    int rc = lw_enter("cuEventElapsedTime");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuEventElapsedTime");
     struct CUevent_st *a = event_of(hStart), *b = event_of(hEnd);
-    rc = need_init();
     if (!rc && !pMilliseconds)
         rc = CUDA_ERROR_INVALID_VALUE;
     /* the driver's code for an unknown event, one made with DISABLE_TIMING, and
@@ -731,12 +615,8 @@ CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 
 CUresult cuEventDestroy_v2(CUevent hEvent)
 {
-    int rc = lw_enter("cuEventDestroy_v2");
-    if (rc)
-        return rc;
-    lw_lock();
+    CU_BEGIN("cuEventDestroy_v2");
     struct CUevent_st *e = event_of(hEvent);
-    rc = need_init();
     if (!rc && !e)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (!rc) {
@@ -813,9 +693,7 @@ static int plan_copy(int kind, void *dst, const void *src, size_t n, bool async,
 static CUresult copy(const char *fn, int kind, void *dst, const void *src, size_t n, bool async,
                      CUstream h, CUcontext dctx, CUcontext sctx)
 {
-    int rc = lw_enter(fn);
-    if (rc)
-        return rc;
+    CU_ENTER(fn);
     struct lw_copy_plan pl = { 0 };
     lw_lock();
     rc = plan_copy(kind, dst, src, n, async, h, dctx, sctx, &pl);

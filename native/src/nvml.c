@@ -32,12 +32,21 @@ static pthread_mutex_t nl = PTHREAD_MUTEX_INITIALIZER;   /* guards the three bel
 static int refs;                   /* nvmlInit_v2 calls not yet shut down */
 static struct lw_profile *prof;    /* the host's devices, loaded by the first init */
 
+/* The header of a call on NVML's own state: lw_enter, then nl locked where it
+ * passed (the call unlocks it): 0, or lw_enter's error, with nl not locked. */
+static int enter_locked(const char *fn)
+{
+    int rc = lw_enter(fn);
+    if (!rc)
+        pthread_mutex_lock(&nl);
+    return rc;
+}
+
 nvmlReturn_t nvmlInit_v2(void)
 {
-    int rc = lw_enter("nvmlInit_v2");
+    int rc = enter_locked("nvmlInit_v2");
     if (rc)
         return rc;
-    pthread_mutex_lock(&nl);
     if (refs == 0) {
         /* (Re)load on the first init, so a changed profile is seen after a shutdown. */
         struct lw_profile *p = prof ? prof : malloc(sizeof *p);
@@ -62,10 +71,9 @@ nvmlReturn_t nvmlInit_v2(void)
 
 nvmlReturn_t nvmlShutdown(void)
 {
-    int rc = lw_enter("nvmlShutdown");
+    int rc = enter_locked("nvmlShutdown");
     if (rc)
         return rc;
-    pthread_mutex_lock(&nl);
     rc = refs > 0 ? NVML_SUCCESS : NVML_ERROR_UNINITIALIZED;
     if (refs > 0)
         refs--;
@@ -109,12 +117,20 @@ static int index_of(nvmlDevice_t device, int *index)
     return rc;
 }
 
+/* The header of a call on one device: the call journal and the injected
+ * faults (lw_enter), then the handle's host index into *index (index_of):
+ * 0, or the first error. */
+static int enter_device(const char *fn, nvmlDevice_t device, int *index)
+{
+    int rc = lw_enter(fn);
+    return rc ? rc : index_of(device, index);
+}
+
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
 {
-    int rc = lw_enter("nvmlDeviceGetCount_v2");
+    int rc = enter_locked("nvmlDeviceGetCount_v2");
     if (rc)
         return rc;
-    pthread_mutex_lock(&nl);
     rc = refs == 0 ? NVML_ERROR_UNINITIALIZED : !deviceCount ? NVML_ERROR_INVALID_ARGUMENT : 0;
     if (!rc)
         *deviceCount = (unsigned)prof->ndev;
@@ -124,10 +140,9 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
 {
-    int rc = lw_enter("nvmlDeviceGetHandleByIndex_v2");
+    int rc = enter_locked("nvmlDeviceGetHandleByIndex_v2");
     if (rc)
         return rc;
-    pthread_mutex_lock(&nl);
     rc = refs == 0 ? NVML_ERROR_UNINITIALIZED
          : !device || index >= (unsigned)prof->ndev ? NVML_ERROR_INVALID_ARGUMENT : 0;
     if (!rc)
@@ -138,11 +153,10 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *dev
 
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId, nvmlDevice_t *device)
 {
-    int rc = lw_enter("nvmlDeviceGetHandleByPciBusId_v2");
+    struct lw_pci want;
+    int rc = enter_locked("nvmlDeviceGetHandleByPciBusId_v2");
     if (rc)
         return rc;
-    struct lw_pci want;
-    pthread_mutex_lock(&nl);
     rc = refs == 0 ? NVML_ERROR_UNINITIALIZED
          : !pciBusId || !device || lw_parse_pci(pciBusId, &want) != 0 ? NVML_ERROR_INVALID_ARGUMENT
                                                                        : NVML_ERROR_NOT_FOUND;
@@ -157,11 +171,8 @@ nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId, nvmlDevice_t
 
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
 {
-    int rc = lw_enter("nvmlDeviceGetName");
+    int i, rc = enter_device("nvmlDeviceGetName", device, &i);
     if (rc)
-        return rc;
-    int i;
-    if ((rc = index_of(device, &i)))
         return rc;
     if (!name)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -177,11 +188,8 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int len
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
 {
-    int rc = lw_enter("nvmlDeviceGetPciInfo_v3");
+    int i, rc = enter_device("nvmlDeviceGetPciInfo_v3", device, &i);
     if (rc)
-        return rc;
-    int i;
-    if ((rc = index_of(device, &i)))
         return rc;
     if (!pci)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -199,11 +207,8 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
  * one mistakes them for a real board's. */
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
 {
-    int rc = lw_enter("nvmlDeviceGetUUID");
+    int i, rc = enter_device("nvmlDeviceGetUUID", device, &i);
     if (rc)
-        return rc;
-    int i;
-    if ((rc = index_of(device, &i)))
         return rc;
     if (!uuid)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -232,11 +237,8 @@ static void fill_pci(nvmlPciInfo_t *pci, struct lw_pci a, unsigned id)
 nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2,
                                                  nvmlGpuTopologyLevel_t *pathInfo)
 {
-    int rc = lw_enter("nvmlDeviceGetTopologyCommonAncestor");
-    if (rc)
-        return rc;
-    int a, b;
-    if ((rc = index_of(device1, &a)) || (rc = index_of(device2, &b)))
+    int a, b, rc = enter_device("nvmlDeviceGetTopologyCommonAncestor", device1, &a);
+    if (rc || (rc = index_of(device2, &b)))
         return rc;
     if (!pathInfo)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -260,11 +262,8 @@ nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevic
 nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t device1, nvmlDevice_t device2,
                                     nvmlGpuP2PCapsIndex_t p2pIndex, nvmlGpuP2PStatus_t *p2pStatus)
 {
-    int rc = lw_enter("nvmlDeviceGetP2PStatus");
-    if (rc)
-        return rc;
-    int a, b;
-    if ((rc = index_of(device1, &a)) || (rc = index_of(device2, &b)))
+    int a, b, rc = enter_device("nvmlDeviceGetP2PStatus", device1, &a);
+    if (rc || (rc = index_of(device2, &b)))
         return rc;
     if (!p2pStatus || a == b || (int)p2pIndex < 0 || p2pIndex > NVML_P2P_CAPS_INDEX_PCI)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -281,11 +280,8 @@ nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t device1, nvmlDevice_t device2,
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
                                                      nvmlProcessInfo_t *infos)
 {
-    int rc = lw_enter("nvmlDeviceGetComputeRunningProcesses_v3");
+    int dev, rc = enter_device("nvmlDeviceGetComputeRunningProcesses_v3", device, &dev);
     if (rc)
-        return rc;
-    int dev;
-    if ((rc = index_of(device, &dev)))
         return rc;
     if (!infoCount)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -317,11 +313,8 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsign
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization)
 {
-    int rc = lw_enter("nvmlDeviceGetUtilizationRates");
+    int dev, rc = enter_device("nvmlDeviceGetUtilizationRates", device, &dev);
     if (rc)
-        return rc;
-    int dev;
-    if ((rc = index_of(device, &dev)))
         return rc;
     if (!utilization)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -367,11 +360,17 @@ static int link_of(nvmlDevice_t device, unsigned link, int *dev, int *nlinks)
     return *nlinks == 0 ? NVML_ERROR_NOT_SUPPORTED : link >= (unsigned)*nlinks ? NVML_ERROR_INVALID_ARGUMENT : 0;
 }
 
+/* The header of a call on one NVLink: lw_enter, then link_of. */
+static int enter_link(const char *fn, nvmlDevice_t device, unsigned link, int *dev, int *nlinks)
+{
+    int rc = lw_enter(fn);
+    return rc ? rc : link_of(device, link, dev, nlinks);
+}
+
 nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive)
 {
-    int rc = lw_enter("nvmlDeviceGetNvLinkState");
-    int dev, n;
-    if (rc || (rc = link_of(device, link, &dev, &n)))
+    int dev, n, rc = enter_link("nvmlDeviceGetNvLinkState", device, link, &dev, &n);
+    if (rc)
         return rc;
     if (!isActive)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -384,9 +383,8 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nv
 nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link,
                                                  nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType)
 {
-    int rc = lw_enter("nvmlDeviceGetNvLinkRemoteDeviceType");
-    int dev, n;
-    if (rc || (rc = link_of(device, link, &dev, &n)))
+    int dev, n, rc = enter_link("nvmlDeviceGetNvLinkRemoteDeviceType", device, link, &dev, &n);
+    if (rc)
         return rc;
     if (!pNvLinkDeviceType)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -402,9 +400,8 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned i
 
 nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)
 {
-    int rc = lw_enter("nvmlDeviceGetNvLinkRemotePciInfo_v2");
-    int dev, n;
-    if (rc || (rc = link_of(device, link, &dev, &n)))
+    int dev, n, rc = enter_link("nvmlDeviceGetNvLinkRemotePciInfo_v2", device, link, &dev, &n);
+    if (rc)
         return rc;
     if (!pci)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -424,9 +421,8 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned i
 nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device, unsigned int link,
                                              nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue)
 {
-    int rc = lw_enter("nvmlDeviceGetNvLinkErrorCounter");
-    int dev, n;
-    if (rc || (rc = link_of(device, link, &dev, &n)))
+    int dev, n, rc = enter_link("nvmlDeviceGetNvLinkErrorCounter", device, link, &dev, &n);
+    if (rc)
         return rc;
     if (!counterValue || (int)counter < 0 || counter > NVML_NVLINK_ERROR_DL_ECC_DATA)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -441,9 +437,8 @@ nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device, unsigned int l
 
 nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values)
 {
-    int rc = lw_enter("nvmlDeviceGetFieldValues");
-    int dev;
-    if (rc || (rc = index_of(device, &dev)))
+    int dev, rc = enter_device("nvmlDeviceGetFieldValues", device, &dev);
+    if (rc)
         return rc;
     if (valuesCount < 0 || (valuesCount > 0 && !values))
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -520,9 +515,8 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvml
 
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value)
 {
-    int rc = lw_enter("nvmlDeviceGetPcieReplayCounter");
-    int dev;
-    if (rc || (rc = index_of(device, &dev)))
+    int dev, rc = enter_device("nvmlDeviceGetPcieReplayCounter", device, &dev);
+    if (rc)
         return rc;
     if (!value)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -536,9 +530,8 @@ nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *v
  * `pcie DEVICE gen N width N` line lowers. */
 static nvmlReturn_t pcie_link(const char *fn, nvmlDevice_t device, unsigned *out, bool gen, bool current)
 {
-    int rc = lw_enter(fn);
-    int dev;
-    if (rc || (rc = index_of(device, &dev)))
+    int dev, rc = enter_device(fn, device, &dev);
+    if (rc)
         return rc;
     if (!out)
         return NVML_ERROR_INVALID_ARGUMENT;

@@ -1,15 +1,7 @@
 package io.linkwatch.probe.collective;
 
-import io.linkwatch.probe.Probe;
-import io.linkwatch.probe.ProbeContext;
-import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.runtime.Communicator;
-import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceRuntime;
-import io.linkwatch.runtime.DeviceStream;
-import java.util.List;
 
 /**
  * Sum-allreduce of fp16 data over a group of devices, the way the field notes (seed 001) run it:
@@ -31,80 +23,35 @@ import java.util.List;
  * p50Seconds=2.727e-4, p99Seconds=2.75e-4]} and {@code AllreduceBusBandwidth[devices=0,1,
  * sizeBytes=1073741824, algBytesPerSecond=1.051e11, busBytesPerSecond=1.051e11]}.
  */
-public final class AllreduceProbe implements Probe {
+public final class AllreduceProbe extends CollectiveProbe {
   /** The probe's config key and {@code probe} label. */
   public static final String ID = "allreduce";
 
   /** Rank threads are named this plus the device id, e.g. {@code linkwatch-allreduce-rank-1}. */
   public static final String THREAD_PREFIX = CollectiveRounds.threadPrefix(ID);
 
-  private final AllreduceSettings settings;
+  private static final Kind SUM =
+      new Kind(ID, DeviceRuntime::allReduceSum, AllreduceLatency::new, AllreduceBusBandwidth::new);
 
   public AllreduceProbe(AllreduceSettings settings) {
-    this.settings = settings;
+    super(SUM, settings.sizes(), settings.warmup(), settings.iterations(), settings.devices());
   }
 
+  /** Every rank sends and receives the whole message. */
   @Override
-  public ProbeRun run(ProbeContext context) {
-    return RankGroup.overDevices(
-        ID,
-        settings.devices(),
-        context,
-        (devices, target, started) ->
-            CollectiveRounds.measure(
-                context,
-                devices,
-                target,
-                started,
-                settings.sizes(),
-                settings.warmup(),
-                settings.iterations(),
-                SUM));
+  long sendBytes(long size, int ranks) {
+    return size;
   }
 
-  /** Every rank sends and receives the whole message; every element must be the sum of 1..n. */
-  private static final CollectiveRounds.Collective SUM =
-      new CollectiveRounds.Collective() {
-        @Override
-        public String id() {
-          return ID;
-        }
+  /** Every element must be the sum of 1..n. */
+  @Override
+  void check(Fp16Blocks data, DeviceBuffer recv, int ranks, String what, RankGroup.Rank rank) {
+    data.check(recv, 0, recv.size(), ranks * (ranks + 1) / 2, what, rank);
+  }
 
-        @Override
-        public long sendBytes(long size, int ranks) {
-          return size;
-        }
-
-        @Override
-        public void call(
-            DeviceRuntime runtime,
-            DeviceBuffer send,
-            DeviceBuffer recv,
-            Communicator comm,
-            DeviceStream stream) {
-          runtime.allReduceSum(
-              send, recv, send.size() / DataType.FP16.bytes(), DataType.FP16, comm, stream);
-        }
-
-        @Override
-        public void check(
-            Fp16Blocks data, DeviceBuffer recv, int ranks, String what, RankGroup.Rank rank) {
-          data.check(recv, 0, recv.size(), ranks * (ranks + 1) / 2, what, rank);
-        }
-
-        @Override
-        public List<Measurement> results(String target, CollectiveRounds.Figures f, int ranks) {
-          double algbw = f.algBytesPerSecond();
-          return List.of(
-              new AllreduceLatency(
-                  target,
-                  f.sizeBytes(),
-                  f.p50Seconds(),
-                  f.p99Seconds(),
-                  f.rounds(),
-                  f.sumSeconds()),
-              new AllreduceBusBandwidth(
-                  target, f.sizeBytes(), algbw, algbw * 2.0 * (ranks - 1) / ranks));
-        }
-      };
+  /** busbw = algbw * 2(n-1)/n. */
+  @Override
+  double busBytesPerSecond(double algbw, int ranks) {
+    return algbw * 2.0 * (ranks - 1) / ranks;
+  }
 }

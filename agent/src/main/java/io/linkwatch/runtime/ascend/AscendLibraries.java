@@ -4,9 +4,9 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.runtime.binding.NativeLibraries;
 import io.linkwatch.runtime.binding.SimLibrary;
 import io.linkwatch.runtime.calls.CallJournal;
-import io.linkwatch.runtime.calls.TracedLibrary;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,23 +18,16 @@ import java.util.Optional;
  * else the copy inside the jar. HCCL is loaded on first use, so a host without it can still run the
  * other probes. Every library's calls are marked in the {@link CallJournal} it is loaded with.
  */
-public final class AscendLibraries {
-  private final Backend backend;
+public final class AscendLibraries extends NativeLibraries {
   private final AclLibrary acl;
-  private final Optional<SimLibrary> sim;
-  private final String simPath;
-  private final CallJournal journal;
   private HcclLibrary hcclOps;
   private HcclLibrary hcclComm;
   private DcmiLibrary dcmi;
 
   private AscendLibraries(
       Backend backend, AclLibrary acl, Optional<SimLibrary> sim, String path, CallJournal journal) {
-    this.backend = backend;
-    this.journal = journal;
-    this.acl = TracedLibrary.wrap(AclLibrary.class, acl, journal);
-    this.sim = sim;
-    this.simPath = path;
+    super(backend, sim, path, journal);
+    this.acl = traced(AclLibrary.class, acl);
   }
 
   public static AscendLibraries load(Backend backend) {
@@ -42,52 +35,25 @@ public final class AscendLibraries {
   }
 
   public static AscendLibraries load(Backend backend, CallJournal journal) {
+    Make<AclLibrary, AscendLibraries> make =
+        (acl, sim, path) -> new AscendLibraries(backend, acl, sim, path, journal);
     if (backend == Backend.SIM) {
-      String path = SimLibrary.path();
-      try {
-        return new AscendLibraries(
-            backend,
-            Native.load(path, AclLibrary.class),
-            Optional.of(Native.load(path, SimLibrary.class)),
-            path,
-            journal);
-      } catch (UnsatisfiedLinkError e) {
-        throw BackendUnavailableException.simNotLoadable(e);
-      }
+      return loadSim(AclLibrary.class, make);
     }
-    try {
-      return new AscendLibraries(
-          backend, Native.load("ascendcl", AclLibrary.class), Optional.empty(), null, journal);
-    } catch (UnsatisfiedLinkError e) {
-      throw new BackendUnavailableException(
-          "libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim", e);
-    }
+    return loadVendor(
+        "ascendcl",
+        AclLibrary.class,
+        "libascendcl.so not found: install CANN and source set_env.sh, or use --backend sim",
+        make);
   }
 
   /** Whether CANN's libascendcl.so can be loaded here, without initializing it. */
   public static boolean present() {
-    try {
-      NativeLibrary.getInstance("ascendcl");
-      return true;
-    } catch (UnsatisfiedLinkError e) {
-      return false;
-    }
-  }
-
-  public Backend backend() {
-    return backend;
+    return loadable(() -> NativeLibrary.getInstance("ascendcl"));
   }
 
   public AclLibrary acl() {
     return acl;
-  }
-
-  public CallJournal journal() {
-    return journal;
-  }
-
-  public Optional<SimLibrary> sim() {
-    return sim;
   }
 
   /**
@@ -97,12 +63,12 @@ public final class AscendLibraries {
    */
   public synchronized DcmiLibrary dcmi() {
     if (dcmi == null) {
-      if (backend == Backend.SIM) {
-        dcmi = Native.load(simPath, DcmiLibrary.class);
+      if (simulated()) {
+        dcmi = Native.load(actual("dcmi"), DcmiLibrary.class);
       } else {
         dcmi = loadDcmi();
       }
-      dcmi = TracedLibrary.wrap(DcmiLibrary.class, dcmi, journal);
+      dcmi = traced(DcmiLibrary.class, dcmi);
     }
     return dcmi;
   }
@@ -138,22 +104,13 @@ public final class AscendLibraries {
   }
 
   private HcclLibrary loadHccl(String name) {
-    String actual = backend == Backend.SIM ? simPath : name;
-    try {
-      return TracedLibrary.wrap(HcclLibrary.class, Native.load(actual, HcclLibrary.class), journal);
-    } catch (UnsatisfiedLinkError e) {
-      throw new BackendUnavailableException(
-          "lib" + name + ".so not found: install CANN's HCCL and source set_env.sh", e);
-    }
+    return loadTraced(
+        name,
+        HcclLibrary.class,
+        "lib" + name + ".so not found: install CANN's HCCL and source set_env.sh");
   }
 
   private boolean exports(String name, String symbol) {
-    String actual = backend == Backend.SIM ? simPath : name;
-    try {
-      NativeLibrary.getInstance(actual).getFunction(symbol);
-      return true;
-    } catch (UnsatisfiedLinkError e) {
-      return false;
-    }
+    return loadable(() -> NativeLibrary.getInstance(actual(name)).getFunction(symbol));
   }
 }

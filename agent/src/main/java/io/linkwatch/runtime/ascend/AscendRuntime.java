@@ -10,31 +10,22 @@ import com.sun.jna.ptr.PointerByReference;
 import io.linkwatch.host.HostBuffer;
 import io.linkwatch.host.Memory;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
-import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceException;
-import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
-import io.linkwatch.runtime.MemoryInfo;
 import io.linkwatch.runtime.ToleratedFailure;
-import io.linkwatch.runtime.binding.PointerHostBuffer;
-import io.linkwatch.runtime.binding.SimLibrary;
+import io.linkwatch.runtime.binding.NativeRuntime;
 import io.linkwatch.runtime.calls.CallJournal;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link DeviceRuntime} over AscendCL and HCCL. The same code runs against CANN and against the
@@ -43,9 +34,7 @@ import org.slf4j.LoggerFactory;
  * can go on: those become {@link ToleratedFailure}s. Each call tells the {@link CallJournal} the
  * device it concerns, so a hang or crash can be placed on a device.
  */
-public final class AscendRuntime implements DeviceRuntime {
-  private static final Logger log = LoggerFactory.getLogger(AscendRuntime.class);
-
+public final class AscendRuntime extends NativeRuntime {
   /**
    * Every code AscendCL documents for "not supported" (aclError.md): ACL_ERROR_API_NOT_SUPPORT (the
    * interface), ACL_ERROR_FEATURE_UNSUPPORTED (the feature), ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the
@@ -55,25 +44,18 @@ public final class AscendRuntime implements DeviceRuntime {
 
   private final AscendLibraries libs;
   private final AclLibrary acl;
-  private final ThreadLocal<Integer> currentDevice = new ThreadLocal<>();
   private final Map<Integer, AtomicInteger> deviceUses = new ConcurrentHashMap<>();
-  private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
-  private final DcmiMonitor monitor;
-  private final DcmiLinkTelemetry links;
   private final Map<Integer, Map<Integer, Optional<LinkType>>> peerTypes =
       new ConcurrentHashMap<>();
-  private final CallJournal journal;
-  private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
   private final Optional<VisibleDevices> visible = VisibleDevices.fromEnvironment();
   private volatile boolean hasMallocWithCfg = true;
 
   public AscendRuntime(AscendLibraries libs) {
+    super(libs.backend(), libs.sim(), libs.journal());
     this.libs = libs;
     this.acl = libs.acl();
-    this.journal = libs.journal();
     DcmiCards cards = new DcmiCards(libs::dcmi, journal, this::hostDeviceId);
-    this.monitor = new DcmiMonitor(cards);
-    this.links = new DcmiLinkTelemetry(cards, this::peersOver);
+    telemetry(new DcmiMonitor(cards), new DcmiLinkTelemetry(cards, this::peersOver));
     journal.onDevice(CallJournal.NO_DEVICE);
     int rc = acl.aclInit(null);
     if (rc != ACL_SUCCESS && rc != ACL_ERROR_REPEAT_INITIALIZE) {
@@ -90,35 +72,15 @@ public final class AscendRuntime implements DeviceRuntime {
     return new AscendRuntime(AscendLibraries.load(backend, journal));
   }
 
+  /** The thread's recent AscendCL messages, whatever the code. */
   @Override
-  public Backend backend() {
-    return libs.backend();
+  protected String errorDetail(int code) {
+    return acl.aclGetRecentErrMsg();
   }
 
-  private DeviceException error(String function, int code) {
-    return new DeviceException(function, code, acl.aclGetRecentErrMsg());
-  }
-
-  private void check(String function, int code) {
-    if (code != ACL_SUCCESS) {
-      throw error(function, code);
-    }
-  }
-
-  /**
-   * Keeps a failure the run can go on without. The message is drained either way, so it is not
-   * attached to a later error.
-   */
-  private void tolerate(String call, String what, String detail) {
-    String text = detail == null || detail.isBlank() ? what : what + ": " + detail.strip();
-    log.debug("tolerated: {}", text);
-    tolerated.add(new ToleratedFailure(call, text));
-  }
-
-  private void checkHccl(String function, int code) {
-    if (code != 0) {
-      throw new DeviceException(function, code, hcclDetail(code));
-    }
+  @Override
+  protected String collectiveDetail(int code) {
+    return hcclDetail(code);
   }
 
   /**
@@ -145,23 +107,16 @@ public final class AscendRuntime implements DeviceRuntime {
     }
   }
 
-  /** Makes {@code device} the calling thread's current device, once per thread and device. */
-  private void use(int device) {
-    journal.onDevice(device);
-    Integer current = currentDevice.get();
-    if (current == null || current != device) {
-      check("aclrtSetDevice", acl.aclrtSetDevice(device));
-      deviceUses.computeIfAbsent(device, d -> new AtomicInteger()).incrementAndGet();
-      currentDevice.set(device);
-    }
+  /** Sets the device on the calling thread, counted: {@link #close()} resets it as often. */
+  @Override
+  protected void setCurrent(int device) {
+    check("aclrtSetDevice", acl.aclrtSetDevice(device));
+    deviceUses.computeIfAbsent(device, d -> new AtomicInteger()).incrementAndGet();
   }
 
   @Override
-  public int deviceCount() {
-    journal.onDevice(CallJournal.NO_DEVICE);
-    IntByReference count = new IntByReference();
-    check("aclrtGetDeviceCount", acl.aclrtGetDeviceCount(count));
-    return count.getValue();
+  protected int countDevices() {
+    return intOut("aclrtGetDeviceCount", acl::aclrtGetDeviceCount);
   }
 
   @Override
@@ -179,12 +134,8 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public MemoryInfo memoryInfo(int device) {
-    use(device);
-    LongByReference free = new LongByReference();
-    LongByReference total = new LongByReference();
+  protected void readMemoryInfo(LongByReference free, LongByReference total) {
     check("aclrtGetMemInfo", acl.aclrtGetMemInfo(ACL_HBM_MEM, free, total));
-    return new MemoryInfo(free.getValue(), total.getValue());
   }
 
   @Override
@@ -218,11 +169,6 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public String linkTypeSource() {
-    return "aclrtGetDevicesTopo";
-  }
-
-  @Override
   public Optional<LinkType> linkType(int device, int other) {
     journal.onDevice(device);
     LongByReference value = new LongByReference();
@@ -241,22 +187,20 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public boolean canAccessPeer(int device, int peer) {
-    journal.onDevice(device);
-    IntByReference can = new IntByReference();
-    check("aclrtDeviceCanAccessPeer", acl.aclrtDeviceCanAccessPeer(can, device, peer));
-    return can.getValue() == 1;
+  public String linkTypeSource() {
+    return "aclrtGetDevicesTopo";
   }
 
   @Override
-  public void enablePeerAccess(int device, int peer) {
-    long key = ((long) device << 32) | (peer & 0xffffffffL);
-    if (peersEnabled.contains(key)) {
-      return;
-    }
+  protected int peerAccess(int device, int peer) {
+    return intOut(
+        "aclrtDeviceCanAccessPeer", can -> acl.aclrtDeviceCanAccessPeer(can, device, peer));
+  }
+
+  @Override
+  protected void enablePeer(int device, int peer) {
     use(device);
     check("aclrtDeviceEnablePeerAccess", acl.aclrtDeviceEnablePeerAccess(peer, 0));
-    peersEnabled.add(key);
   }
 
   @Override
@@ -284,12 +228,14 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public HostBuffer allocatePinned(long bytes) {
+  protected Pointer allocateHost(long bytes) {
     journal.onDevice(CallJournal.NO_DEVICE);
-    PointerByReference ptr = new PointerByReference();
-    check("aclrtMallocHost", acl.aclrtMallocHost(ptr, bytes));
-    Pointer p = ptr.getValue();
-    return new PointerHostBuffer(p, bytes, () -> check("aclrtFreeHost", acl.aclrtFreeHost(p)));
+    return pointerOut("aclrtMallocHost", ptr -> acl.aclrtMallocHost(ptr, bytes));
+  }
+
+  @Override
+  protected void freeHost(Pointer p) {
+    check("aclrtFreeHost", acl.aclrtFreeHost(p));
   }
 
   @Override
@@ -310,36 +256,45 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public DeviceStream createStream(int device) {
-    use(device);
-    PointerByReference ref = new PointerByReference();
-    check("aclrtCreateStream", acl.aclrtCreateStream(ref));
-    Pointer s = ref.getValue();
-    // A stream is destroyed in its own device's context (aclrtDestroyStream: "the stream must be
-    // in the current context"), whichever device the closing thread used last.
-    return new DeviceStream(
-        device,
-        Pointer.nativeValue(s),
-        () -> {
-          use(device);
-          check("aclrtDestroyStream", acl.aclrtDestroyStream(s));
-        });
+  protected Pointer newStream() {
+    return pointerOut("aclrtCreateStream", acl::aclrtCreateStream);
   }
 
   @Override
-  public DeviceEvent createEvent(int device) {
-    use(device);
-    PointerByReference ref = new PointerByReference();
-    check("aclrtCreateEvent", acl.aclrtCreateEvent(ref));
-    Pointer e = ref.getValue();
-    // Events too, though only streams have the rule in writing: they belong to the same context.
-    return new DeviceEvent(
-        device,
-        Pointer.nativeValue(e),
-        () -> {
-          use(device);
-          check("aclrtDestroyEvent", acl.aclrtDestroyEvent(e));
-        });
+  protected void synchronizeStream(Pointer stream) {
+    check("aclrtSynchronizeStream", acl.aclrtSynchronizeStream(stream));
+  }
+
+  @Override
+  protected void waitEvent(Pointer stream, Pointer event) {
+    check("aclrtStreamWaitEvent", acl.aclrtStreamWaitEvent(stream, event));
+  }
+
+  @Override
+  protected void destroyStream(Pointer stream) {
+    check("aclrtDestroyStream", acl.aclrtDestroyStream(stream));
+  }
+
+  @Override
+  protected Pointer newEvent() {
+    return pointerOut("aclrtCreateEvent", acl::aclrtCreateEvent);
+  }
+
+  @Override
+  protected void recordEvent(Pointer event, Pointer stream) {
+    check("aclrtRecordEvent", acl.aclrtRecordEvent(event, stream));
+  }
+
+  /** Timing needs no current device: the journal is told the events' one. */
+  @Override
+  protected void elapsedTime(FloatByReference ms, int device, Pointer start, Pointer end) {
+    journal.onDevice(device);
+    check("aclrtEventElapsedTime", acl.aclrtEventElapsedTime(ms, start, end));
+  }
+
+  @Override
+  protected void destroyEvent(Pointer event) {
+    check("aclrtDestroyEvent", acl.aclrtDestroyEvent(event));
   }
 
   private static int kind(Memory dst, Memory src) {
@@ -389,63 +344,22 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public void record(DeviceEvent event, DeviceStream stream) {
-    use(stream.device());
-    check(
-        "aclrtRecordEvent",
-        acl.aclrtRecordEvent(new Pointer(event.address()), new Pointer(stream.address())));
-  }
-
-  @Override
-  public void synchronize(DeviceStream stream) {
-    use(stream.device());
-    check("aclrtSynchronizeStream", acl.aclrtSynchronizeStream(new Pointer(stream.address())));
-  }
-
-  @Override
-  public void waitFor(DeviceStream stream, DeviceEvent event) {
-    use(stream.device());
-    check(
-        "aclrtStreamWaitEvent",
-        acl.aclrtStreamWaitEvent(new Pointer(stream.address()), new Pointer(event.address())));
-  }
-
-  @Override
-  public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
-    journal.onDevice(start.device());
-    FloatByReference ms = new FloatByReference();
-    check(
-        "aclrtEventElapsedTime",
-        acl.aclrtEventElapsedTime(ms, new Pointer(start.address()), new Pointer(end.address())));
-    return ms.getValue();
-  }
-
-  @Override
-  public List<Communicator> initCollective(int[] devices) {
+  protected Pointer[] initCommunicators(int[] devices) {
     for (int d : devices) {
       use(d);
     }
     HcclLibrary comm = libs.hcclComm();
     Pointer[] comms = new Pointer[devices.length];
-    checkHccl("HcclCommInitAll", comm.HcclCommInitAll(devices.length, devices.clone(), comms));
-    List<Communicator> out = new ArrayList<>();
-    for (int rank = 0; rank < devices.length; rank++) {
-      Pointer c = comms[rank];
-      int device = devices[rank];
-      out.add(
-          new Communicator(
-              rank,
-              devices[rank],
-              Pointer.nativeValue(c),
-              () -> destroyCommunicator(comm, c, device)));
-    }
-    return out;
+    checkCollective(
+        "HcclCommInitAll", comm.HcclCommInitAll(devices.length, devices.clone(), comms));
+    return comms;
   }
 
   /** A communicator that cannot be destroyed still measured correctly: tolerated, reported. */
-  private void destroyCommunicator(HcclLibrary comm, Pointer c, int device) {
+  @Override
+  protected void destroyCommunicator(Pointer c, int device) {
     journal.onDevice(device);
-    int rc = comm.HcclCommDestroy(c);
+    int rc = libs.hcclComm().HcclCommDestroy(c);
     if (rc != 0) {
       tolerate(
           "HcclCommDestroy",
@@ -455,56 +369,20 @@ public final class AscendRuntime implements DeviceRuntime {
   }
 
   @Override
-  public void allReduceSum(
-      DeviceBuffer send,
-      DeviceBuffer recv,
-      long count,
-      DataType type,
-      Communicator comm,
-      DeviceStream stream) {
-    use(comm.device());
-    checkHccl(
+  protected void reduceSum(
+      Pointer send, Pointer recv, long count, DataType type, Pointer comm, Pointer stream) {
+    int op = HcclLibrary.HCCL_REDUCE_SUM;
+    checkCollective(
         "HcclAllReduce",
-        libs.hcclOps()
-            .HcclAllReduce(
-                new Pointer(send.address()),
-                new Pointer(recv.address()),
-                count,
-                type.hcclValue(),
-                HcclLibrary.HCCL_REDUCE_SUM,
-                new Pointer(comm.address()),
-                new Pointer(stream.address())));
+        libs.hcclOps().HcclAllReduce(send, recv, count, type.hcclValue(), op, comm, stream));
   }
 
   @Override
-  public void allGather(
-      DeviceBuffer send,
-      DeviceBuffer recv,
-      long sendCount,
-      DataType type,
-      Communicator comm,
-      DeviceStream stream) {
-    use(comm.device());
-    checkHccl(
+  protected void gather(
+      Pointer send, Pointer recv, long sendCount, DataType type, Pointer comm, Pointer stream) {
+    checkCollective(
         "HcclAllGather",
-        libs.hcclOps()
-            .HcclAllGather(
-                new Pointer(send.address()),
-                new Pointer(recv.address()),
-                sendCount,
-                type.hcclValue(),
-                new Pointer(comm.address()),
-                new Pointer(stream.address())));
-  }
-
-  @Override
-  public DeviceMonitor monitor() {
-    return monitor;
-  }
-
-  @Override
-  public LinkTelemetry linkTelemetry() {
-    return links;
+        libs.hcclOps().HcclAllGather(send, recv, sendCount, type.hcclValue(), comm, stream));
   }
 
   /**
@@ -534,18 +412,6 @@ public final class AscendRuntime implements DeviceRuntime {
       return linkType(device, other);
     } catch (DeviceException e) {
       return Optional.empty(); // the peer label becomes unknown; the counters are still read
-    }
-  }
-
-  @Override
-  public Optional<Long> liveAllocations() {
-    return libs.sim().map(SimLibrary::linkwatch_sim_live_allocations);
-  }
-
-  @Override
-  public List<ToleratedFailure> toleratedFailures() {
-    synchronized (tolerated) {
-      return List.copyOf(tolerated);
     }
   }
 

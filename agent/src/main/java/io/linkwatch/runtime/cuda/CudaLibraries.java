@@ -3,10 +3,9 @@ package io.linkwatch.runtime.cuda;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.BackendUnavailableException;
+import io.linkwatch.runtime.binding.NativeLibraries;
 import io.linkwatch.runtime.binding.SimLibrary;
 import io.linkwatch.runtime.calls.CallJournal;
-import io.linkwatch.runtime.calls.TracedLibrary;
 import java.util.Optional;
 
 /**
@@ -18,16 +17,12 @@ import java.util.Optional;
  * first use: a host without NCCL still runs every probe but the collectives, and one whose NVML is
  * broken still measures. {@code sim-cuda} loads all three from {@code liblinkwatch-sim.so}.
  */
-public final class CudaLibraries {
+public final class CudaLibraries extends NativeLibraries {
   static final String CUDA = "libcuda.so.1";
   static final String NVML = "libnvidia-ml.so.1";
   static final String NCCL = "libnccl.so.2";
 
-  private final Backend backend;
   private final CudaLibrary cuda;
-  private final Optional<SimLibrary> sim;
-  private final String simPath;
-  private final CallJournal journal;
   private NvmlLibrary nvml;
   private NcclLibrary nccl;
 
@@ -37,63 +32,30 @@ public final class CudaLibraries {
       Optional<SimLibrary> sim,
       String simPath,
       CallJournal journal) {
-    this.backend = backend;
-    this.cuda = TracedLibrary.wrap(CudaLibrary.class, cuda, journal);
-    this.sim = sim;
-    this.simPath = simPath;
-    this.journal = journal;
+    super(backend, sim, simPath, journal);
+    this.cuda = traced(CudaLibrary.class, cuda);
   }
 
   public static CudaLibraries load(Backend backend, CallJournal journal) {
+    Make<CudaLibrary, CudaLibraries> make =
+        (cuda, sim, path) -> new CudaLibraries(backend, cuda, sim, path, journal);
     if (backend == Backend.SIM_CUDA) {
-      String path = SimLibrary.path();
-      try {
-        return new CudaLibraries(
-            backend,
-            Native.load(path, CudaLibrary.class),
-            Optional.of(Native.load(path, SimLibrary.class)),
-            path,
-            journal);
-      } catch (UnsatisfiedLinkError e) {
-        throw BackendUnavailableException.simNotLoadable(e);
-      }
+      return loadSim(CudaLibrary.class, make);
     }
     if (backend != Backend.CUDA) {
       throw new IllegalArgumentException("not an NVIDIA backend: " + backend.id());
     }
-    try {
-      return new CudaLibraries(
-          backend, Native.load(CUDA, CudaLibrary.class), Optional.empty(), null, journal);
-    } catch (UnsatisfiedLinkError e) {
-      throw new BackendUnavailableException(
-          CUDA + " not found: install the NVIDIA driver, or use --backend sim-cuda", e);
-    }
+    String missing = CUDA + " not found: install the NVIDIA driver, or use --backend sim-cuda";
+    return loadVendor(CUDA, CudaLibrary.class, missing, make);
   }
 
   /** Whether the driver's library can be loaded here, without initializing it. */
   public static boolean driverPresent() {
-    try {
-      Native.load(CUDA, CudaLibrary.class);
-      return true;
-    } catch (UnsatisfiedLinkError e) {
-      return false;
-    }
-  }
-
-  public Backend backend() {
-    return backend;
+    return loadable(() -> Native.load(CUDA, CudaLibrary.class));
   }
 
   public CudaLibrary cuda() {
     return cuda;
-  }
-
-  public CallJournal journal() {
-    return journal;
-  }
-
-  public Optional<SimLibrary> sim() {
-    return sim;
   }
 
   /** NVML, from the driver package. */
@@ -114,11 +76,6 @@ public final class CudaLibraries {
   }
 
   private <T extends Library> T loadOptional(String name, Class<T> type, String hint) {
-    String actual = backend == Backend.SIM_CUDA ? simPath : name;
-    try {
-      return TracedLibrary.wrap(type, Native.load(actual, type), journal);
-    } catch (UnsatisfiedLinkError e) {
-      throw new BackendUnavailableException(name + " not found: " + hint, e);
-    }
+    return loadTraced(name, type, name + " not found: " + hint);
   }
 }

@@ -5,37 +5,22 @@ import static io.linkwatch.runtime.cuda.CudaLibrary.Constants.*;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.FloatByReference;
-import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.linkwatch.host.HostBuffer;
 import io.linkwatch.host.Memory;
 import io.linkwatch.runtime.Backend;
-import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DataType;
 import io.linkwatch.runtime.DeviceBuffer;
-import io.linkwatch.runtime.DeviceEvent;
-import io.linkwatch.runtime.DeviceException;
-import io.linkwatch.runtime.DeviceMonitor;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.DeviceStream;
-import io.linkwatch.runtime.LinkTelemetry;
 import io.linkwatch.runtime.LinkType;
-import io.linkwatch.runtime.MemoryInfo;
 import io.linkwatch.runtime.PinnedMemoryCalls;
-import io.linkwatch.runtime.ToleratedFailure;
-import io.linkwatch.runtime.binding.PointerHostBuffer;
-import io.linkwatch.runtime.binding.SimLibrary;
+import io.linkwatch.runtime.binding.NativeRuntime;
 import io.linkwatch.runtime.calls.CallJournal;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link DeviceRuntime} over the CUDA driver API, with NVML for link paths and activity and NCCL
@@ -50,29 +35,23 @@ import org.slf4j.LoggerFactory;
  * <p>Devices are the driver's ordinals (after {@code CUDA_VISIBLE_DEVICES}); NVML, which ignores
  * that variable and counts in PCI order, is matched to them by PCI bus id ({@link NvmlDevices}).
  */
-public final class CudaRuntime implements DeviceRuntime {
-  private static final Logger log = LoggerFactory.getLogger(CudaRuntime.class);
-
+public final class CudaRuntime extends NativeRuntime {
   private final CudaLibraries libs;
   private final CudaLibrary cu;
-  private final CallJournal journal;
   private final Map<Integer, Pointer> contexts = new ConcurrentHashMap<>();
-  private final ThreadLocal<Integer> currentDevice = new ThreadLocal<>();
-  private final Set<Long> peersEnabled = ConcurrentHashMap.newKeySet();
-  private final List<ToleratedFailure> tolerated = Collections.synchronizedList(new ArrayList<>());
   private final NvmlDevices nvml;
   private final NvmlMonitor monitor;
-  private final NvmlLinkTelemetry links;
 
   public CudaRuntime(CudaLibraries libs) {
+    super(libs.backend(), libs.sim(), libs.journal());
     this.libs = libs;
     this.cu = libs.cuda();
-    this.journal = libs.journal();
     journal.onDevice(CallJournal.NO_DEVICE);
     check("cuInit", cu.cuInit(0));
     this.nvml = new NvmlDevices(libs::nvml, this::pciBusIdOrNull);
     this.monitor = new NvmlMonitor(nvml, journal);
-    this.links = new NvmlLinkTelemetry(nvml, journal, this::deviceByBusId, this::pciBusIdOrNull);
+    telemetry(
+        monitor, new NvmlLinkTelemetry(nvml, journal, this::deviceByBusId, this::pciBusIdOrNull));
   }
 
   /** The CUDA device at a PCI address (sysfs form), or null. */
@@ -93,12 +72,13 @@ public final class CudaRuntime implements DeviceRuntime {
   }
 
   @Override
-  public Backend backend() {
-    return libs.backend();
+  protected String errorDetail(int code) {
+    return describe(code);
   }
 
-  private DeviceException error(String function, int code) {
-    return new DeviceException(function, code, describe(code));
+  @Override
+  protected String collectiveDetail(int code) {
+    return libs.nccl().ncclGetErrorString(code);
   }
 
   /** {@code CUDA_ERROR_X (text)}, or nothing where the driver has no text for the code. */
@@ -116,17 +96,6 @@ public final class CudaRuntime implements DeviceRuntime {
   private static String string(PointerByReference ref) {
     Pointer p = ref.getValue();
     return p == null ? null : p.getString(0);
-  }
-
-  private void check(String function, int code) {
-    if (code != CUDA_SUCCESS) {
-      throw error(function, code);
-    }
-  }
-
-  private void tolerate(String call, String what) {
-    log.debug("tolerated: {}", what);
-    tolerated.add(new ToleratedFailure(call, what));
   }
 
   /** The device's primary context, retained on first use. */
@@ -148,23 +117,21 @@ public final class CudaRuntime implements DeviceRuntime {
     }
   }
 
-  /** Makes {@code device}'s primary context current on the calling thread, once per change. */
-  private void use(int device) {
-    Pointer ctx = context(device);
-    journal.onDevice(device);
-    Integer current = currentDevice.get();
-    if (current == null || current != device) {
-      check("cuCtxSetCurrent", cu.cuCtxSetCurrent(ctx));
-      currentDevice.set(device);
-    }
+  /** A device's primary context is retained before its first call. */
+  @Override
+  protected void retain(int device) {
+    context(device);
+  }
+
+  /** Makes {@code device}'s primary context current on the calling thread. */
+  @Override
+  protected void setCurrent(int device) {
+    check("cuCtxSetCurrent", cu.cuCtxSetCurrent(context(device)));
   }
 
   @Override
-  public int deviceCount() {
-    journal.onDevice(CallJournal.NO_DEVICE);
-    IntByReference count = new IntByReference();
-    check("cuDeviceGetCount", cu.cuDeviceGetCount(count));
-    return count.getValue();
+  protected int countDevices() {
+    return intOut("cuDeviceGetCount", cu::cuDeviceGetCount);
   }
 
   /** Device 0's name, e.g. {@code NVIDIA H200}: one server holds one kind of GPU. */
@@ -183,12 +150,8 @@ public final class CudaRuntime implements DeviceRuntime {
   }
 
   @Override
-  public MemoryInfo memoryInfo(int device) {
-    use(device);
-    LongByReference free = new LongByReference();
-    LongByReference total = new LongByReference();
+  protected void readMemoryInfo(LongByReference free, LongByReference total) {
     check("cuMemGetInfo_v2", cu.cuMemGetInfo_v2(free, total));
-    return new MemoryInfo(free.getValue(), total.getValue());
   }
 
   /** NVML's index of the device, the number nvidia-smi shows; empty without NVML. */
@@ -239,26 +202,19 @@ public final class CudaRuntime implements DeviceRuntime {
   }
 
   @Override
-  public boolean canAccessPeer(int device, int peer) {
-    journal.onDevice(device);
-    IntByReference can = new IntByReference();
-    check("cuDeviceCanAccessPeer", cu.cuDeviceCanAccessPeer(can, device, peer));
-    return can.getValue() == 1;
+  protected int peerAccess(int device, int peer) {
+    return intOut("cuDeviceCanAccessPeer", can -> cu.cuDeviceCanAccessPeer(can, device, peer));
   }
 
+  /** Enabled already (by another runtime of this process, say) counts as enabled. */
   @Override
-  public void enablePeerAccess(int device, int peer) {
-    long key = ((long) device << 32) | (peer & 0xffffffffL);
-    if (peersEnabled.contains(key)) {
-      return;
-    }
+  protected void enablePeer(int device, int peer) {
     Pointer peerContext = context(peer);
     use(device);
     int rc = cu.cuCtxEnablePeerAccess(peerContext, 0);
     if (rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) {
       check("cuCtxEnablePeerAccess", rc);
     }
-    peersEnabled.add(key);
   }
 
   @Override
@@ -282,22 +238,20 @@ public final class CudaRuntime implements DeviceRuntime {
    * needs a current context; device 0's is used where the thread has none.
    */
   @Override
-  public HostBuffer allocatePinned(long bytes) {
+  protected Pointer allocateHost(long bytes) {
     useAnyContext();
-    PointerByReference ptr = new PointerByReference();
-    check("cuMemHostAlloc", cu.cuMemHostAlloc(ptr, bytes, CU_MEMHOSTALLOC_PORTABLE));
-    Pointer p = ptr.getValue();
-    return new PointerHostBuffer(
-        p,
-        bytes,
-        () -> {
-          useAnyContext();
-          check("cuMemFreeHost", cu.cuMemFreeHost(p));
-        });
+    return pointerOut(
+        "cuMemHostAlloc", ptr -> cu.cuMemHostAlloc(ptr, bytes, CU_MEMHOSTALLOC_PORTABLE));
+  }
+
+  @Override
+  protected void freeHost(Pointer p) {
+    useAnyContext();
+    check("cuMemFreeHost", cu.cuMemFreeHost(p));
   }
 
   private void useAnyContext() {
-    Integer current = currentDevice.get();
+    Integer current = currentDevice();
     use(current == null ? 0 : current);
   }
 
@@ -323,33 +277,44 @@ public final class CudaRuntime implements DeviceRuntime {
   }
 
   @Override
-  public DeviceStream createStream(int device) {
-    use(device);
-    PointerByReference ref = new PointerByReference();
-    check("cuStreamCreate", cu.cuStreamCreate(ref, 0));
-    Pointer s = ref.getValue();
-    return new DeviceStream(
-        device,
-        Pointer.nativeValue(s),
-        () -> {
-          use(device);
-          check("cuStreamDestroy_v2", cu.cuStreamDestroy_v2(s));
-        });
+  protected Pointer newStream() {
+    return pointerOut("cuStreamCreate", ref -> cu.cuStreamCreate(ref, 0));
   }
 
   @Override
-  public DeviceEvent createEvent(int device) {
+  protected void synchronizeStream(Pointer stream) {
+    check("cuStreamSynchronize", cu.cuStreamSynchronize(stream));
+  }
+
+  @Override
+  protected void waitEvent(Pointer stream, Pointer event) {
+    check("cuStreamWaitEvent", cu.cuStreamWaitEvent(stream, event, 0));
+  }
+
+  @Override
+  protected void destroyStream(Pointer stream) {
+    check("cuStreamDestroy_v2", cu.cuStreamDestroy_v2(stream));
+  }
+
+  @Override
+  protected Pointer newEvent() {
+    return pointerOut("cuEventCreate", ref -> cu.cuEventCreate(ref, 0));
+  }
+
+  @Override
+  protected void recordEvent(Pointer event, Pointer stream) {
+    check("cuEventRecord", cu.cuEventRecord(event, stream));
+  }
+
+  @Override
+  protected void elapsedTime(FloatByReference ms, int device, Pointer start, Pointer end) {
     use(device);
-    PointerByReference ref = new PointerByReference();
-    check("cuEventCreate", cu.cuEventCreate(ref, 0));
-    Pointer e = ref.getValue();
-    return new DeviceEvent(
-        device,
-        Pointer.nativeValue(e),
-        () -> {
-          use(device);
-          check("cuEventDestroy_v2", cu.cuEventDestroy_v2(e));
-        });
+    check("cuEventElapsedTime", cu.cuEventElapsedTime(ms, start, end));
+  }
+
+  @Override
+  protected void destroyEvent(Pointer event) {
+    check("cuEventDestroy_v2", cu.cuEventDestroy_v2(event));
   }
 
   @Override
@@ -407,66 +372,23 @@ public final class CudaRuntime implements DeviceRuntime {
     return new IllegalArgumentException("host-to-host copies are not device work");
   }
 
+  /** The devices' contexts are retained first: NCCL uses each device's primary context. */
   @Override
-  public void record(DeviceEvent event, DeviceStream stream) {
-    use(stream.device());
-    check(
-        "cuEventRecord",
-        cu.cuEventRecord(new Pointer(event.address()), new Pointer(stream.address())));
-  }
-
-  @Override
-  public void synchronize(DeviceStream stream) {
-    use(stream.device());
-    check("cuStreamSynchronize", cu.cuStreamSynchronize(new Pointer(stream.address())));
-  }
-
-  @Override
-  public void waitFor(DeviceStream stream, DeviceEvent event) {
-    use(stream.device());
-    check(
-        "cuStreamWaitEvent",
-        cu.cuStreamWaitEvent(new Pointer(stream.address()), new Pointer(event.address()), 0));
-  }
-
-  @Override
-  public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
-    use(start.device());
-    FloatByReference ms = new FloatByReference();
-    check(
-        "cuEventElapsedTime",
-        cu.cuEventElapsedTime(ms, new Pointer(start.address()), new Pointer(end.address())));
-    return ms.getValue();
-  }
-
-  private void checkNccl(NcclLibrary nccl, String function, int code) {
-    if (code != 0) {
-      throw new DeviceException(function, code, nccl.ncclGetErrorString(code));
-    }
-  }
-
-  @Override
-  public List<Communicator> initCollective(int[] devices) {
+  protected Pointer[] initCommunicators(int[] devices) {
     for (int d : devices) {
       context(d);
     }
     NcclLibrary nccl = libs.nccl();
     journal.onDevice(devices.length > 0 ? devices[0] : CallJournal.NO_DEVICE);
     Pointer[] comms = new Pointer[devices.length];
-    checkNccl(
-        nccl, "ncclCommInitAll", nccl.ncclCommInitAll(comms, devices.length, devices.clone()));
-    List<Communicator> out = new ArrayList<>();
-    for (int rank = 0; rank < devices.length; rank++) {
-      Pointer c = comms[rank];
-      int device = devices[rank];
-      out.add(
-          new Communicator(
-              rank, device, Pointer.nativeValue(c), () -> destroyCommunicator(nccl, c, device)));
-    }
-    return out;
+    checkCollective(
+        "ncclCommInitAll", nccl.ncclCommInitAll(comms, devices.length, devices.clone()));
+    return comms;
   }
 
-  private void destroyCommunicator(NcclLibrary nccl, Pointer c, int device) {
+  @Override
+  protected void destroyCommunicator(Pointer c, int device) {
+    NcclLibrary nccl = libs.nccl();
     journal.onDevice(device);
     int rc = nccl.ncclCommDestroy(c);
     if (rc != 0) {
@@ -482,70 +404,21 @@ public final class CudaRuntime implements DeviceRuntime {
   }
 
   @Override
-  public void allReduceSum(
-      DeviceBuffer send,
-      DeviceBuffer recv,
-      long count,
-      DataType type,
-      Communicator comm,
-      DeviceStream stream) {
-    use(comm.device());
+  protected void reduceSum(
+      Pointer send, Pointer recv, long count, DataType type, Pointer comm, Pointer stream) {
     NcclLibrary nccl = libs.nccl();
-    checkNccl(
-        nccl,
+    checkCollective(
         "ncclAllReduce",
         nccl.ncclAllReduce(
-            new Pointer(send.address()),
-            new Pointer(recv.address()),
-            count,
-            type.ncclValue(),
-            NcclLibrary.NCCL_SUM,
-            new Pointer(comm.address()),
-            new Pointer(stream.address())));
+            send, recv, count, type.ncclValue(), NcclLibrary.NCCL_SUM, comm, stream));
   }
 
   @Override
-  public void allGather(
-      DeviceBuffer send,
-      DeviceBuffer recv,
-      long sendCount,
-      DataType type,
-      Communicator comm,
-      DeviceStream stream) {
-    use(comm.device());
+  protected void gather(
+      Pointer send, Pointer recv, long sendCount, DataType type, Pointer comm, Pointer stream) {
     NcclLibrary nccl = libs.nccl();
-    checkNccl(
-        nccl,
-        "ncclAllGather",
-        nccl.ncclAllGather(
-            new Pointer(send.address()),
-            new Pointer(recv.address()),
-            sendCount,
-            type.ncclValue(),
-            new Pointer(comm.address()),
-            new Pointer(stream.address())));
-  }
-
-  @Override
-  public DeviceMonitor monitor() {
-    return monitor;
-  }
-
-  @Override
-  public LinkTelemetry linkTelemetry() {
-    return links;
-  }
-
-  @Override
-  public Optional<Long> liveAllocations() {
-    return libs.sim().map(SimLibrary::linkwatch_sim_live_allocations);
-  }
-
-  @Override
-  public List<ToleratedFailure> toleratedFailures() {
-    synchronized (tolerated) {
-      return List.copyOf(tolerated);
-    }
+    checkCollective(
+        "ncclAllGather", nccl.ncclAllGather(send, recv, sendCount, type.ncclValue(), comm, stream));
   }
 
   /** Releases every primary context this runtime retained; the driver keeps no other state. */
