@@ -10,16 +10,11 @@ import java.util.Optional;
 /**
  * A status page cell's colour: against the expected-figures table's row where it has one for the
  * product, link and size (its fail and warn bands), and otherwise against the median of the series'
- * earlier figures in the agent's history ({@link HistoryReferences}), with the bands of {@link
- * #OK_SHARE} and {@link #WARN_SHARE}.
+ * earlier figures in the agent's history ({@link HistoryReferences}), with the bands of the table's
+ * seeds: at least {@link ExpectedFigures#WARN_SHARE} of the median is ok, at least {@link
+ * ExpectedFigures#FAIL_SHARE} warn, below it low.
  */
 final class CellJudge {
-  /** At least this share of the median: ok. */
-  static final double OK_SHARE = 0.9;
-
-  /** At least this share of the median, below {@link #OK_SHARE}: warn; below it: low. */
-  static final double WARN_SHARE = 0.8;
-
   /** The colour states of a cell, as its {@code data-state} and CSS class name them. */
   enum State {
     OK("ok"),
@@ -80,7 +75,10 @@ final class CellJudge {
       return new Judgement(State.NONE, "no expected figure, no earlier figure in the history yet");
     }
     double ratio = latency ? r.median() / value : value / r.median();
-    State state = ratio >= OK_SHARE ? State.OK : ratio >= WARN_SHARE ? State.WARN : State.LOW;
+    State state =
+        ratio >= ExpectedFigures.WARN_SHARE
+            ? State.OK
+            : ratio >= ExpectedFigures.FAIL_SHARE ? State.WARN : State.LOW;
     return new Judgement(
         state,
         String.format(

@@ -35,10 +35,9 @@ import java.util.TreeSet;
  * <p>The p2p matrix is a heatmap: every cell prints its GB/s, with the link type, and is coloured
  * by the expected-figures table where it has a row for the product, link and size (OK, warn, low),
  * and otherwise by the figure's ratio to the median of the series' earlier figures in the agent's
- * history ({@link CellJudge}: ok from {@link CellJudge#OK_SHARE}, warn from {@link
- * CellJudge#WARN_SHARE}, as the table's seeds' bands). The palette is colour-blind safe (blue,
- * yellow, vermillion, after Okabe and Ito) and a low cell is also marked with a triangle, so colour
- * is never the only sign.
+ * history ({@link CellJudge}, with the bands of the table's seeds). The palette is colour-blind
+ * safe (blue, yellow, vermillion, after Okabe and Ito) and a low cell is also marked with a
+ * triangle, so colour is never the only sign.
  *
  * <p>Every charted figure's cell holds an empty {@code span class="spark" data-series="ID"}; the
  * script draws the series' last 24 hours into it as a small SVG line from {@code /api/v1/history},
