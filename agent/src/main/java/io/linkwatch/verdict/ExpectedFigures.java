@@ -24,6 +24,15 @@ public final class ExpectedFigures {
   public static final List<String> JUDGED_PROBES =
       List.of("p2p", "p2p_bidirectional", "host_transfer", "allreduce");
 
+  /**
+   * The bands of a seed's bandwidth rows, as shares of what the seed measured: below {@code
+   * FAIL_SHARE} fails, below {@code WARN_SHARE} warns. The status page colours a figure with no row
+   * by the same shares of its history's median.
+   */
+  public static final double FAIL_SHARE = 0.8;
+
+  public static final double WARN_SHARE = 0.9;
+
   /** The probes whose rows are latencies (the p50), not bandwidths. */
   public static final List<String> LATENCY_PROBES = List.of("allreduce");
 
@@ -37,8 +46,8 @@ public final class ExpectedFigures {
         size,
         size,
         ExpectedFigure.Quantity.BANDWIDTH,
-        0.8 * measuredGbps * 1e9,
-        0.9 * measuredGbps * 1e9,
+        FAIL_SHARE * measuredGbps * 1e9,
+        WARN_SHARE * measuredGbps * 1e9,
         source + ": " + measuredGbps + " GB/s at " + size / MIB + " MiB");
   }
 
@@ -73,8 +82,8 @@ public final class ExpectedFigures {
         256 * MIB,
         Long.MAX_VALUE,
         ExpectedFigure.Quantity.BANDWIDTH,
-        0.8 * measuredGbps * 1e9,
-        0.9 * measuredGbps * 1e9,
+        FAIL_SHARE * measuredGbps * 1e9,
+        WARN_SHARE * measuredGbps * 1e9,
         "seed 004, A3 pinned "
             + direction
             + " from each of 8 NUMA nodes: "
