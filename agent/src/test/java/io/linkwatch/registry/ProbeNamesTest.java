@@ -39,6 +39,9 @@ class ProbeNamesTest {
           "cli/CompareCommand.java",
           "cli/TopoCommand.java",
           "config/ExpectedFigureReader.java",
+          "http/FigureTables.java",
+          "http/StateTables.java",
+          "http/StatusFacts.java",
           "http/StatusPage.java",
           "verdict/ExpectedFigures.java",
           "verdict/Verdict.java");
