@@ -1,5 +1,6 @@
 package io.linkwatch;
 
+import com.google.gson.JsonParser;
 import io.linkwatch.check.CheckRecordPoller;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
@@ -19,6 +20,9 @@ import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
 import io.linkwatch.state.ResultStore;
+import io.linkwatch.verdict.Verdict;
+import io.linkwatch.verdict.VerdictLog;
+import io.linkwatch.verdict.VerdictWatch;
 import io.linkwatch.worker.WorkerProcess;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
@@ -42,6 +46,7 @@ public final class Agent implements AutoCloseable {
   private final PassiveWatcher passive;
   private final CheckRecordPoller checks;
   private final PodHolderLookup pods;
+  private final VerdictWatch verdicts;
 
   private Agent(
       ProbeExecutor executor,
@@ -49,7 +54,9 @@ public final class Agent implements AutoCloseable {
       HttpApi http,
       PassiveWatcher passive,
       CheckRecordPoller checks,
-      PodHolderLookup pods) {
+      PodHolderLookup pods,
+      VerdictWatch verdicts) {
+    this.verdicts = verdicts;
     this.checks = checks;
     this.pods = pods;
     this.executor = executor;
@@ -140,6 +147,17 @@ public final class Agent implements AutoCloseable {
     if (passive != null) {
       passive.start();
     }
+    // The agent's own verdict, judged as `linkwatch status` judges it: each change logged once.
+    VerdictWatch verdicts =
+        new VerdictWatch(
+            () ->
+                Verdict.judge(
+                    JsonParser.parseString(
+                            HttpApi.statusDocument(store, passiveStore, scheduler::nextFireTimes))
+                        .getAsJsonObject(),
+                    config.expectedFigures()),
+            new VerdictLog());
+    verdicts.start();
     // The checks' verdicts (a prolog's, an epilog's), kept beside the probe lock.
     CheckRecordPoller checks =
         config.probeLock() == null ? null : new CheckRecordPoller(config.probeLock(), store);
@@ -153,7 +171,7 @@ public final class Agent implements AutoCloseable {
         intervals.keySet(),
         config.listen().host(),
         http.port());
-    return new Agent(executor, scheduler, http, passive, checks, pods);
+    return new Agent(executor, scheduler, http, passive, checks, pods, verdicts);
   }
 
   public int port() {
@@ -174,6 +192,7 @@ public final class Agent implements AutoCloseable {
     if (checks != null) {
       checks.close();
     }
+    verdicts.close();
     executor.stop();
     if (pods != null) {
       pods.close();

@@ -220,6 +220,12 @@ public final class HttpApi implements AutoCloseable {
     ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
   }
 
+  /** The status document as {@code /api/v1/status} serves it, for the agent's own verdict. */
+  public static String statusDocument(
+      ResultStore store, PassiveStore passive, Supplier<Map<String, Instant>> nextFireTimes) {
+    return statusJson(store, passive, nextFireTimes).encode();
+  }
+
   /** The status document: every target's last run and figures, device activity, passive. */
   static JsonObject statusJson(
       ResultStore store, PassiveStore passive, Supplier<Map<String, Instant>> nextFireTimes) {

@@ -6,6 +6,7 @@ import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.JavaProcess;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,6 +78,32 @@ class StatusLiveTest {
       JavaProcess.Result npd = status(url, "--format", "npd");
       assertThat(npd.exit()).isEqualTo(1);
       assertThat(npd.out().lines()).hasSize(1).first().asString().startsWith("FAIL - ");
+
+      // The agent's own journal says it once, however many runs measure under the floor, and
+      // once more when the link recovers: what `journalctl -p warning` shows an operator.
+      double runsAtFail = successfulP2pRuns(agent);
+      long runsUntil = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (successfulP2pRuns(agent) < runsAtFail + 2 && System.nanoTime() < runsUntil) {
+        Thread.sleep(500);
+      }
+      Thread.sleep(6_000); // the journal judges every 5 s
+      assertThat(successfulP2pRuns(agent)).isGreaterThanOrEqualTo(runsAtFail + 2);
+      assertThat(journal(agent, "WARN", "LW-BELOW-FLOOR"))
+          .as(String.join("\n", agent.log()))
+          .hasSize(1)
+          .first()
+          .asString()
+          .contains("p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR ");
+      agent.faults();
+      agent.awaitLog(Duration.ofSeconds(60), "p2p 0->1 SIO 256MiB: recovered (was LW-BELOW-FLOOR)");
+      double runsAtRecovery = successfulP2pRuns(agent);
+      runsUntil = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (successfulP2pRuns(agent) < runsAtRecovery + 1 && System.nanoTime() < runsUntil) {
+        Thread.sleep(500);
+      }
+      Thread.sleep(6_000);
+      assertThat(journal(agent, "INFO", "recovered (was LW-BELOW-FLOOR)")).hasSize(1);
+      assertThat(journal(agent, "WARN", "LW-BELOW-FLOOR")).hasSize(1);
     }
     // The agent is gone: nothing to judge by.
     JavaProcess.Result gone = status("http://127.0.0.1:1", "--timeout", "2s");
@@ -95,5 +122,25 @@ class StatusLiveTest {
         .isEqualTo(
             "linkwatch: Invalid value for option '--url': 'localhost:10187' is not an agent"
                 + " address (use e.g. http://127.0.0.1:10187); see 'linkwatch status --help'");
+  }
+
+  /** The agent's log lines at {@code level} that contain {@code needle}. */
+  private static List<String> journal(AgentProcess agent, String level, String needle) {
+    return agent.log().stream()
+        .filter(
+            l -> l.contains(" " + level + " ") && l.contains("VerdictLog") && l.contains(needle))
+        .toList();
+  }
+
+  /** How many p2p runs of 0->1 have succeeded so far, from the agent's own counter. */
+  private static double successfulP2pRuns(AgentProcess agent) throws Exception {
+    String needle = "linkwatch_probe_runs_total{probe=\"p2p\",result=\"success\",target=\"0->1\"} ";
+    return agent
+        .metrics()
+        .lines()
+        .filter(l -> l.startsWith(needle))
+        .mapToDouble(l -> Double.parseDouble(l.substring(needle.length()).strip()))
+        .findFirst()
+        .orElse(0);
   }
 }
