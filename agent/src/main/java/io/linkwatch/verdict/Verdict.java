@@ -210,6 +210,13 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
               "LW-NO-DATA", State.UNKNOWN, "agent", "no probe figures or link readings yet");
       findings.add(f);
       state = State.UNKNOWN;
+    } else if (state == State.OK && names.isEmpty() && topologyScheduled(status)) {
+      // Without the device inventory no figure can be matched to its product's row: "OK - 0
+      // devices" would say the figures were judged when none was. The first seconds of an agent.
+      findings.add(
+          new Finding(
+              "LW-NO-DATA", State.UNKNOWN, "agent", "no device inventory yet (topology not run)"));
+      state = State.UNKNOWN;
     }
     String summary =
         state == State.OK
@@ -286,6 +293,12 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         }
       }
     }
+  }
+
+  /** Whether the agent runs the topology probe (its schedule lists it), which names the devices. */
+  private static boolean topologyScheduled(JsonObject status) {
+    JsonElement next = status.get("next_runs");
+    return next != null && next.isJsonObject() && next.getAsJsonObject().has("topology");
   }
 
   /** Link state and read health from the passive section; returns the links seen. */

@@ -43,6 +43,29 @@ class VerdictTest {
     assertThat(v.notes()).isEmpty();
   }
 
+  /**
+   * The agent's first seconds: a p2p figure but no device inventory yet. It cannot be matched to
+   * the product's row, so "OK - 0 devices" would claim a judgement that was not made.
+   */
+  @Test
+  void beforeTheTopologyRanTheAgentIsUnknownNotOk() {
+    JsonObject status = a3(165e9, SIO, "success");
+    status.getAsJsonArray("targets").remove(0);
+    status.getAsJsonArray("targets").remove(0);
+    status.add(
+        "next_runs",
+        JsonParser.parseString(
+            "{\"topology\": \"2026-12-04T01:00:00Z\", \"p2p\": \"2026-12-04T01:00:05Z\"}"));
+    Verdict v = judge(status);
+    assertThat(v.state()).isEqualTo(State.UNKNOWN);
+    assertThat(v.firstLine("UNKNOWN"))
+        .isEqualTo("UNKNOWN - agent: LW-NO-DATA no device inventory yet (topology not run)");
+
+    // An agent that does not run the topology probe has no inventory to wait for.
+    status.getAsJsonObject("next_runs").remove("topology");
+    assertThat(judge(status).state()).isEqualTo(State.OK);
+  }
+
   @Test
   void aFigureUnderTheFloorFailsAndOneInTheBandWarns() {
     // 256 MiB on an A3's SIO: seed 000 measured 155.1 GB/s; floor 80 %, warning 90 %.
