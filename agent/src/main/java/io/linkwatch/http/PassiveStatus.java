@@ -38,7 +38,8 @@ public final class PassiveStatus {
                 .put("lanes_max", l.lanesMax())
                 .put("transmit_bytes", l.transmitBytes())
                 .put("receive_bytes", l.receiveBytes())
-                .put("errors", errors));
+                .put("errors", errors)
+                .put("errors_per_second", l.errorsPerSecond()));
       }
       JsonArray pcie = new JsonArray();
       d.pcie()

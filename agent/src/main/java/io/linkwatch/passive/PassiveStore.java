@@ -26,6 +26,7 @@ public final class PassiveStore {
 
   private final Clock clock;
   private final CounterUnwrapper unwrapper = new CounterUnwrapper();
+  private final LinkErrorRates errorRates = new LinkErrorRates();
   private final Map<PassiveSource, Map<Integer, DeviceState>> devices = new TreeMap<>();
   private final Map<ReadKey, Long> reads = new LinkedHashMap<>();
   private final Map<PassiveSource, RoundState> rounds = new TreeMap<>();
@@ -50,7 +51,7 @@ public final class PassiveStore {
     List<LinkState> links = new ArrayList<>();
     if (ok) {
       for (LinkReading l : reading.links()) {
-        links.add(unwrap(source, reading.device(), l));
+        links.add(unwrap(source, reading.device(), l, now));
       }
     }
     devices(source)
@@ -192,7 +193,7 @@ public final class PassiveStore {
     return List.copyOf(rounds.values());
   }
 
-  private LinkState unwrap(PassiveSource source, int device, LinkReading l) {
+  private LinkState unwrap(PassiveSource source, int device, LinkReading l, long nowMillis) {
     int bits = l.counterBits();
     Long tx =
         l.txUnits() == null
@@ -209,8 +210,9 @@ public final class PassiveStore {
         .forEach(
             (kind, raw) ->
                 errors.put(kind, unwrapper.next(key(source, device, l, kind), raw, bits)));
+    Double rate = errorRates.next(key(source, device, l, "errors"), nowMillis, errors);
     return new LinkState(
-        l.link(), l.linkType(), l.peer(), l.up(), l.lanes(), l.lanesMax(), tx, rx, errors);
+        l.link(), l.linkType(), l.peer(), l.up(), l.lanes(), l.lanesMax(), tx, rx, errors, rate);
   }
 
   private static List<Object> key(PassiveSource source, int device, LinkReading l, String name) {

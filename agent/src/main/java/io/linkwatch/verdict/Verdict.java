@@ -6,6 +6,7 @@ import static io.linkwatch.verdict.JsonFields.string;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.linkwatch.passive.LinkErrorRates;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -295,6 +296,11 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     }
   }
 
+  private static String threshold() {
+    double t = LinkErrorRates.THRESHOLD_PER_SECOND;
+    return t == Math.rint(t) ? String.valueOf((long) t) : String.valueOf(t);
+  }
+
   /** Whether the agent runs the topology probe (its schedule lists it), which names the devices. */
   private static boolean topologyScheduled(JsonObject status) {
     JsonElement next = status.get("next_runs");
@@ -349,6 +355,22 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                       + " of "
                       + l.get("lanes_max").getAsInt()
                       + " lanes"
+                      + age));
+        }
+        if (isNumber(l, "errors_per_second")
+            && l.get("errors_per_second").getAsDouble() > LinkErrorRates.THRESHOLD_PER_SECOND) {
+          // As the alert rule LinkwatchLinkErrorRate counts them: a cable, connector or retimer
+          // going bad costs bandwidth first and precedes downtraining or a link down.
+          findings.add(
+              new Finding(
+                  "LW-LINK-ERRORS",
+                  State.WARN,
+                  subject,
+                  String.format(
+                          Locale.ROOT,
+                          "%.1f errors/s, threshold %s/s",
+                          l.get("errors_per_second").getAsDouble(),
+                          threshold())
                       + age));
         }
       }

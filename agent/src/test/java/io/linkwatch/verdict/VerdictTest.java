@@ -66,6 +66,23 @@ class VerdictTest {
     assertThat(judge(status).state()).isEqualTo(State.OK);
   }
 
+  /**
+   * A CRC storm on a link that is up at full width: a warning with its rate, as the alert rule
+   * LinkwatchLinkErrorRate would fire; a trickle under the threshold is no finding.
+   */
+  @Test
+  void aLinkCountingErrorsFasterThanTheAlertsThresholdWarns() {
+    String noisy =
+        "{\"link\": \"0\", \"link_type\": \"SIO\", \"peer\": \"1\", \"up\": true,"
+            + " \"errors\": {\"crc\": 15000}, \"errors_per_second\": 50.0}";
+    Verdict v = judge(a3(165e9, noisy, "success"));
+    assertThat(v.state()).isEqualTo(State.WARN);
+    assertThat(v.firstLine("WARN"))
+        .isEqualTo("WARN - dev0 SIO link 0 (to 1): LW-LINK-ERRORS 50.0 errors/s, threshold 1/s");
+    String trickle = noisy.replace("50.0", "0.2");
+    assertThat(judge(a3(165e9, trickle, "success")).state()).isEqualTo(State.OK);
+  }
+
   @Test
   void aFigureUnderTheFloorFailsAndOneInTheBandWarns() {
     // 256 MiB on an A3's SIO: seed 000 measured 155.1 GB/s; floor 80 %, warning 90 %.
