@@ -1,8 +1,14 @@
 package io.linkwatch.cli;
 
 import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.Preflight;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,10 +39,14 @@ final class CheckConfigCommand implements Callable<Integer> {
       description = "The YAML file to check, as run --config names it.")
   Path config;
 
+  /** Where the host's memory is read ({@code MemAvailable}); a fixture tree in tests. */
+  HostPaths hostPaths = HostPaths.system();
+
   @Override
   public Integer call() {
     Path file = config != null ? config : this.file;
     AgentConfig cfg = ConfigLoader.load(file);
+    checkHostMemory(file, cfg);
     long enabled = cfg.probes().values().stream().filter(p -> p.enabled()).count();
     String passive =
         cfg.passive().enabled()
@@ -63,5 +73,31 @@ final class CheckConfigCommand implements Callable<Integer> {
             cfg.probeLock() == null ? "no probe lock" : "probe lock " + cfg.probeLock(),
             cfg.expected().size());
     return 0;
+  }
+
+  /**
+   * The enabled probes' sizes held to the memory this host has ({@link Preflight#hostOnly}): a size
+   * it cannot back gets the agent OOM-killed, so it is a config error, e.g. {@code FILE:
+   * probes.p2p.sizes: 40GiB (2 buffers of it in host memory on the sim) is more than ...}.
+   */
+  private void checkHostMemory(Path file, AgentConfig cfg) {
+    List<String> problems = new ArrayList<>();
+    for (ProbeConfig probe : cfg.probes().values()) {
+      if (!probe.enabled()) {
+        continue;
+      }
+      probe
+          .settings()
+          .preflight(
+              Preflight.hostOnly(
+                  cfg.backend(),
+                  hostPaths,
+                  (key, reason) ->
+                      problems.add(
+                          file + ": probes." + probe.kind().id() + "." + key + ": " + reason)));
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(String.join("\n", problems));
+    }
   }
 }

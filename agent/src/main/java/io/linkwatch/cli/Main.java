@@ -131,6 +131,8 @@ public final class Main implements Callable<Integer> {
   static CommandLine commandLine(HostPaths hostPaths) {
     CommandLine cli = new CommandLine(new Main());
     ProbeCommand.addProbes(cli.getSubcommands().get("probe"), hostPaths);
+    CheckConfigCommand checkConfig = cli.getSubcommands().get("check-config").getCommand();
+    checkConfig.hostPaths = hostPaths;
     return configure(cli);
   }
 
