@@ -19,6 +19,7 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.Topology;
 import io.linkwatch.runtime.topology.TopologySource;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -292,7 +293,7 @@ final class TopoCommand implements Callable<Integer> {
             n,
             (s, d) -> {
               Double bps = s == d ? local.get(s) : bps(p2p.get(s + "->" + d));
-              return bps == null ? "failed" : String.format(Locale.ROOT, "%.1f", bps / 1e9);
+              return bps == null ? "failed" : Gbps.format(bps);
             },
             null,
             null),
