@@ -6,6 +6,7 @@ import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.Preflight;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linkwatch check-config [--config] FILE}: validates without starting; exit 2 on any error.
+ * Without a file it checks the default one, or, where there is none, says what it expects.
  */
 @Command(
     name = "check-config",
@@ -29,8 +31,9 @@ final class CheckConfigCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "FILE",
       arity = "0..1",
-      description = "The YAML file to check (or --config FILE). Default: ${DEFAULT-VALUE}.",
-      defaultValue = "/etc/linkwatch/linkwatch.yaml")
+      description =
+          "The YAML file to check (or --config FILE). Default: /etc/linkwatch/linkwatch.yaml,"
+              + " when it exists.")
   Path file;
 
   @Option(
@@ -45,6 +48,16 @@ final class CheckConfigCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path file = config != null ? config : this.file;
+    if (file == null) {
+      if (!Files.exists(ConfigLoader.DEFAULT_PATH)) {
+        throw new UsageException(
+            "check-config: name the config file to check, e.g. 'linkwatch check-config"
+                + " /etc/linkwatch/linkwatch.yaml' (none given, and the default, "
+                + ConfigLoader.DEFAULT_PATH
+                + ", does not exist)");
+      }
+      file = ConfigLoader.DEFAULT_PATH;
+    }
     AgentConfig cfg = ConfigLoader.load(file);
     checkHostMemory(file, cfg);
     long enabled = cfg.probes().values().stream().filter(p -> p.enabled()).count();
