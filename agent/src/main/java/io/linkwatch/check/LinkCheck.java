@@ -22,6 +22,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.state.CheckRecord;
 import io.linkwatch.util.Durations;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.verdict.Verdict.Finding;
 import io.linkwatch.verdict.Verdict.State;
@@ -388,9 +389,9 @@ public final class LinkCheck {
                           + "MiB",
                       String.format(
                           Locale.ROOT,
-                          "%.1f GB/s, this host's agent measured %.1f GB/s",
-                          p.bytesPerSecond() / 1e9,
-                          before / 1e9)));
+                          "%s, this host's agent measured %s",
+                          Gbps.withUnit(p.bytesPerSecond()),
+                          Gbps.withUnit(before))));
             }
           }
         }

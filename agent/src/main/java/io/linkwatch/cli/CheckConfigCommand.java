@@ -1,8 +1,15 @@
 package io.linkwatch.cli;
 
 import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.host.HostPaths;
+import io.linkwatch.probe.Preflight;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,6 +19,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linkwatch check-config [--config] FILE}: validates without starting; exit 2 on any error.
+ * Without a file it checks the default one, or, where there is none, says what it expects.
  */
 @Command(
     name = "check-config",
@@ -23,8 +31,9 @@ final class CheckConfigCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "FILE",
       arity = "0..1",
-      description = "The YAML file to check (or --config FILE). Default: ${DEFAULT-VALUE}.",
-      defaultValue = "/etc/linkwatch/linkwatch.yaml")
+      description =
+          "The YAML file to check (or --config FILE). Default: /etc/linkwatch/linkwatch.yaml,"
+              + " when it exists.")
   Path file;
 
   @Option(
@@ -33,10 +42,24 @@ final class CheckConfigCommand implements Callable<Integer> {
       description = "The YAML file to check, as run --config names it.")
   Path config;
 
+  /** Where the host's memory is read ({@code MemAvailable}); a fixture tree in tests. */
+  HostPaths hostPaths = HostPaths.system();
+
   @Override
   public Integer call() {
     Path file = config != null ? config : this.file;
+    if (file == null) {
+      if (!Files.exists(ConfigLoader.DEFAULT_PATH)) {
+        throw new UsageException(
+            "check-config: name the config file to check, e.g. 'linkwatch check-config"
+                + " /etc/linkwatch/linkwatch.yaml' (none given, and the default, "
+                + ConfigLoader.DEFAULT_PATH
+                + ", does not exist)");
+      }
+      file = ConfigLoader.DEFAULT_PATH;
+    }
     AgentConfig cfg = ConfigLoader.load(file);
+    checkHostMemory(file, cfg);
     long enabled = cfg.probes().values().stream().filter(p -> p.enabled()).count();
     String passive =
         cfg.passive().enabled()
@@ -63,5 +86,31 @@ final class CheckConfigCommand implements Callable<Integer> {
             cfg.probeLock() == null ? "no probe lock" : "probe lock " + cfg.probeLock(),
             cfg.expected().size());
     return 0;
+  }
+
+  /**
+   * The enabled probes' sizes held to the memory this host has ({@link Preflight#hostOnly}): a size
+   * it cannot back gets the agent OOM-killed, so it is a config error, e.g. {@code FILE:
+   * probes.p2p.sizes: 40GiB (2 buffers of it in host memory on the sim) is more than ...}.
+   */
+  private void checkHostMemory(Path file, AgentConfig cfg) {
+    List<String> problems = new ArrayList<>();
+    for (ProbeConfig probe : cfg.probes().values()) {
+      if (!probe.enabled()) {
+        continue;
+      }
+      probe
+          .settings()
+          .preflight(
+              Preflight.hostOnly(
+                  cfg.backend(),
+                  hostPaths,
+                  (key, reason) ->
+                      problems.add(
+                          file + ": probes." + probe.kind().id() + "." + key + ": " + reason)));
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(String.join("\n", problems));
+    }
   }
 }

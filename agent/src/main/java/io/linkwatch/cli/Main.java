@@ -1,6 +1,7 @@
 package io.linkwatch.cli;
 
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.util.LogSetup;
 import java.util.List;
 import java.util.Locale;
@@ -131,6 +132,8 @@ public final class Main implements Callable<Integer> {
   static CommandLine commandLine(HostPaths hostPaths) {
     CommandLine cli = new CommandLine(new Main());
     ProbeCommand.addProbes(cli.getSubcommands().get("probe"), hostPaths);
+    CheckConfigCommand checkConfig = cli.getSubcommands().get("check-config").getCommand();
+    checkConfig.hostPaths = hostPaths;
     return configure(cli);
   }
 
@@ -162,6 +165,15 @@ public final class Main implements Callable<Integer> {
     if (message.startsWith("Missing required subcommand")) {
       return missingCommand(cli);
     }
+    if (e instanceof UnmatchedArgumentException unmatched
+        && cli.getCommandSpec().qualifiedName().equals("linkwatch probe")
+        && !unmatched.getUnmatched().isEmpty()
+        && !unmatched.getUnmatched().get(0).startsWith("-")) {
+      // A word where a probe's name goes (an extra word after a probe is its own command's).
+      err.println("linkwatch: " + unknownProbe(unmatched.getUnmatched().get(0)));
+      err.flush();
+      return EXIT_USAGE;
+    }
     StringBuilder line = new StringBuilder("linkwatch: ").append(message);
     if (e instanceof UnmatchedArgumentException unmatched) {
       List<String> suggestions = unmatched.getSuggestions();
@@ -173,6 +185,44 @@ public final class Main implements Callable<Integer> {
     err.println(line);
     err.flush();
     return EXIT_USAGE;
+  }
+
+  /**
+   * E.g. {@code unknown probe 'nosuch': the probes are p2p, p2p-bidirectional, ...}, with {@code
+   * did you mean 'p2p'?} before the list when one name is within a typo of it (an edit distance of
+   * at most a third of the name, 1 to 3); picocli's own suggestions are any names sharing a letter.
+   */
+  static String unknownProbe(String name) {
+    List<String> names = probeCommands();
+    org.apache.commons.text.similarity.DamerauLevenshteinDistance distance =
+        new org.apache.commons.text.similarity.DamerauLevenshteinDistance();
+    String typed = name.toLowerCase(Locale.ROOT).replace('_', '-');
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String n : names) {
+      int d = distance.apply(typed, n);
+      if (d < bestDistance) {
+        best = n;
+        bestDistance = d;
+      }
+    }
+    boolean close = bestDistance <= Math.max(1, Math.min(3, best.length() / 3));
+    return "unknown probe '"
+        + name
+        + "': "
+        + (close ? "did you mean '" + best + "'? " : "")
+        + "the probes are "
+        + probeNames();
+  }
+
+  /** The probes' command names, in {@link ProbeKind}'s order. */
+  private static List<String> probeCommands() {
+    return java.util.Arrays.stream(ProbeKind.values()).map(ProbeKind::cliName).toList();
+  }
+
+  /** E.g. {@code p2p, p2p-bidirectional, host-transfer, ...}. */
+  static String probeNames() {
+    return String.join(", ", probeCommands());
   }
 
   /** Runs a command with its output and errors sent to the given writers (for tests, embedding). */

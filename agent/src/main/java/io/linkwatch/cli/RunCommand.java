@@ -110,30 +110,75 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /**
-   * The agent started, or a usage error naming the address when it cannot be bound (in use, not
-   * this host's), and where it was set.
+   * The agent started, or a usage error naming the address when it cannot be bound, and where it
+   * was set, with the hint that fits the cause ({@link #listenHint}).
    */
   private static Agent start(AgentConfig cfg, boolean fromFlag) throws Exception {
     try {
       return Agent.start(cfg, 0);
     } catch (Exception e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof java.net.BindException
-            || t instanceof java.net.SocketException
-                && t.getMessage() != null
-                && t.getMessage().contains("Address already in use")) {
+        String hint = listenHint(t, cfg.listen().port());
+        if (hint != null) {
           String where = fromFlag ? "--listen" : "listen";
           throw new UsageException(
               where
                   + " "
                   + cfg.listen()
                   + ": cannot listen there ("
-                  + t.getMessage()
-                  + "); stop what uses it or choose another HOST:PORT with --listen");
+                  + reason(t, cfg.listen().host())
+                  + "); "
+                  + hint);
         }
       }
       throw e;
     }
+  }
+
+  /**
+   * What to do about a listen address that cannot be bound, by cause, or null when {@code t} is not
+   * such a cause: in use (another process has the port), not available (an address of no interface
+   * of this host), unknown host (a name that does not resolve), permission (a port below 1024
+   * without root or CAP_NET_BIND_SERVICE).
+   */
+  static String listenHint(Throwable t, int port) {
+    String message = t.getMessage() == null ? "" : t.getMessage();
+    if (t instanceof java.net.UnknownHostException) {
+      return "check the host name, or give one of this host's addresses (0.0.0.0 for all) with"
+          + " --listen";
+    }
+    // Socket errors only (BindException is one; Netty's native transport has its own type): a
+    // "Permission denied" elsewhere in the start, e.g. the probe lock's file, is not the address's.
+    if (!(t instanceof java.net.SocketException
+        || t.getClass().getName().endsWith("NativeIoException"))) {
+      return null;
+    }
+    if (message.contains("Address already in use")) {
+      return "stop what uses it or choose another HOST:PORT with --listen";
+    }
+    if (message.contains("Cannot assign requested address")
+        || message.contains("Address not available")) {
+      return "the address is not one of this host's: give one of its addresses, 0.0.0.0 for all"
+          + " or 127.0.0.1 for this host only, with --listen";
+    }
+    if (message.contains("Permission denied") || message.contains("Operation not permitted")) {
+      return port < 1024
+          ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE: choose a port from 1024 with"
+              + " --listen (the default is 10187)"
+          : "this user may not listen there: choose another HOST:PORT with --listen";
+    }
+    return t instanceof java.net.BindException ? "choose another HOST:PORT with --listen" : null;
+  }
+
+  /** The cause in words, e.g. {@code Address already in use} or {@code unknown host nosuch}. */
+  private static String reason(Throwable t, String host) {
+    if (t instanceof java.net.UnknownHostException) {
+      return "unknown host " + host;
+    }
+    String message = t.getMessage();
+    // Netty's native transport writes "bind(..) failed: Address already in use".
+    int colon = message == null ? -1 : message.lastIndexOf("failed: ");
+    return colon >= 0 ? message.substring(colon + "failed: ".length()) : message;
   }
 
   private AgentConfig loadConfig() {

@@ -19,6 +19,7 @@ import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.Topology;
 import io.linkwatch.runtime.topology.TopologySource;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -125,6 +126,18 @@ final class TopoCommand implements Callable<Integer> {
     int warmup = settings.integer("warmup", d.warmup(), 0, 10_000);
     int iterations = settings.integer("iterations", d.iterations(), 1, 100_000);
     settings.throwIfProblems();
+    // The copy options shape the measurement only: without --measure they would be ignored.
+    for (String[] o :
+        new String[][] {
+          {"--size", sizeText}, {"--warmup", warmupText}, {"--iterations", iterationsText}
+        }) {
+      if (o[1] != null && !measure) {
+        throw new UsageException(
+            o[0]
+                + ": needs --measure (without it topo copies nothing); add --measure or drop "
+                + o[0]);
+      }
+    }
     TopologySource source = Runtimes.topologySource(options.topologyCommand);
     List<ProbeRun> runs = new ArrayList<>();
     Report report;
@@ -133,8 +146,10 @@ final class TopoCommand implements Callable<Integer> {
       int count = runtime.deviceCount();
       deviceWord = runtime.backend().vendor().deviceWord();
       if (measure) {
-        new Preflight(runtime, HostPaths.system(), settings::problem)
-            .sizesFit("size", List.of(size));
+        Preflight check = new Preflight(runtime, HostPaths.system(), settings::problem);
+        check.sizesFit("size", List.of(size));
+        // As probe p2p: a copy's source and destination are host memory on the sim.
+        check.hostMemoryFits("size", List.of(size), 0, 2);
         settings.throwIfProblems();
       }
       Topology topology = source.load(runtime);
@@ -292,7 +307,7 @@ final class TopoCommand implements Callable<Integer> {
             n,
             (s, d) -> {
               Double bps = s == d ? local.get(s) : bps(p2p.get(s + "->" + d));
-              return bps == null ? "failed" : String.format(Locale.ROOT, "%.1f", bps / 1e9);
+              return bps == null ? "failed" : Gbps.format(bps);
             },
             null,
             null),

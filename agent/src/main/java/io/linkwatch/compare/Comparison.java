@@ -1,5 +1,6 @@
 package io.linkwatch.compare;
 
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /**
@@ -55,6 +56,6 @@ public record Comparison(
     }
     return unit.equals("s")
         ? String.format(Locale.ROOT, "%.1f us", value * 1e6)
-        : String.format(Locale.ROOT, "%.1f GB/s", value / 1e9);
+        : Gbps.withUnit(value);
   }
 }

@@ -11,6 +11,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.topology.CommandTopologySource;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Durations;
+import io.linkwatch.util.IoReasons;
 import io.linkwatch.verdict.ExpectedFigure;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -123,7 +124,7 @@ public final class ConfigLoader {
     } catch (NoSuchFileException e) {
       throw new ConfigException(file + ": no such file");
     } catch (IOException e) {
-      throw new ConfigException(file + ": cannot read: " + e.getMessage());
+      throw new ConfigException(file + ": cannot read: " + IoReasons.of(e));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.linkwatch.config;
 
+import io.linkwatch.util.IoReasons;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.io.ByteArrayInputStream;
@@ -40,7 +41,7 @@ public final class TlsFiles {
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(file + ": no such file");
     } catch (IOException e) {
-      throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());
+      throw new IllegalArgumentException(file + ": cannot read: " + IoReasons.of(e));
     }
   }
 

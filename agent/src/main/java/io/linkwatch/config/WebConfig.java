@@ -1,5 +1,6 @@
 package io.linkwatch.config;
 
+import io.linkwatch.util.IoReasons;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +106,7 @@ public record WebConfig(
       try {
         return Files.readAllBytes(file);
       } catch (IOException e) {
-        throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+        throw new UncheckedIOException(file + ": cannot read: " + IoReasons.of(e), e);
       }
     }
 

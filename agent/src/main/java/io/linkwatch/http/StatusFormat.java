@@ -1,5 +1,6 @@
 package io.linkwatch.http;
 
+import io.linkwatch.util.Gbps;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -17,9 +18,9 @@ import java.util.Optional;
 final class StatusFormat {
   private StatusFormat() {}
 
-  /** Bytes per second as GB/s with one decimal, as the figures on {@code /metrics} divide. */
+  /** Bytes per second in GB/s, as every table writes them ({@link Gbps}). */
   static String gbps(double bytesPerSecond) {
-    return String.format(Locale.ROOT, "%.1f", bytesPerSecond / 1e9);
+    return Gbps.format(bytesPerSecond);
   }
 
   static String micros(double seconds) {

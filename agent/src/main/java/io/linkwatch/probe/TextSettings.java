@@ -69,6 +69,15 @@ public class TextSettings implements SettingsSource {
       return fallback;
     }
     List<String> items = values.stream().filter(v -> !v.isBlank()).toList();
+    if (!items.isEmpty() && items.size() < values.size()) {
+      // 64MiB,,1GiB: an empty item is a slip (a size or device left out), not nothing.
+      problem(
+          key,
+          "an empty item in '"
+              + String.join(",", values)
+              + "': remove the extra comma or put the value that is missing");
+      return fallback;
+    }
     if (items.isEmpty()) {
       if (!allowEmpty) {
         problem(key, "must not be empty");

@@ -1,5 +1,6 @@
 package io.linkwatch.verdict;
 
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /**
@@ -44,7 +45,7 @@ public record ExpectedFigure(
     /** E.g. {@code 124.1 GB/s} or {@code 341 us}. */
     public String format(double value) {
       return this == BANDWIDTH
-          ? String.format(Locale.ROOT, "%.1f GB/s", value / 1e9)
+          ? Gbps.withUnit(value)
           : String.format(Locale.ROOT, "%.0f us", value * 1e6);
     }
   }

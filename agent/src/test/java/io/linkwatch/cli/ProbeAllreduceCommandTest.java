@@ -98,7 +98,9 @@ class ProbeAllreduceCommandTest {
     String[] lines = out.toString().split("\n");
     assertThat(lines[0]).matches("size +p50 +p99 +algbw GB/s +busbw GB/s");
     Matcher row =
-        Pattern.compile("1KiB +(\\d+\\.\\d)us +\\d+\\.\\dus +0\\.\\d +0\\.\\d").matcher(lines[1]);
+        Pattern.compile("1KiB +(\\d+\\.\\d)us +\\d+\\.\\dus +(0\\.0*[1-9]\\d?) +(0\\.0*[1-9]\\d?)")
+            .matcher(lines[1]);
+    // A 1KiB allreduce moves a few MB/s: its real digits, never 0.0, which reads as a dead link.
     assertThat(row.matches()).as(lines[1]).isTrue();
     assertThat(Double.parseDouble(row.group(1)) * 1e-6)
         .isCloseTo(face.allreduceLatency(), within(face.allreduceLatency() * 0.1));

@@ -70,5 +70,7 @@ public record AllreduceSettings(List<Long> sizes, int warmup, int iterations, Li
   public void preflight(Preflight check) {
     check.devicesExist("devices", devices);
     check.sizesFit("sizes", sizes);
+    // Every rank holds a send and a receive buffer of the size, all on this host on the sim.
+    check.hostMemoryFits("sizes", sizes, 0, 2 * check.groupSize(devices));
   }
 }

@@ -2,6 +2,7 @@ package io.linkwatch.probe.collective;
 
 import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /** A collective's algorithm and bus bandwidth, as nccl-tests define them for it. */
@@ -19,11 +20,11 @@ public interface CollectiveBusBandwidth extends Charted {
   default String summary() {
     return String.format(
         Locale.ROOT,
-        "%s %s busbw %.1fGB/s algbw %.1fGB/s",
+        "%s %s busbw %sGB/s algbw %sGB/s",
         devices(),
         ByteSize.format(sizeBytes()),
-        busBytesPerSecond() / 1e9,
-        algBytesPerSecond() / 1e9);
+        Gbps.format(busBytesPerSecond()),
+        Gbps.format(algBytesPerSecond()));
   }
 
   @Override

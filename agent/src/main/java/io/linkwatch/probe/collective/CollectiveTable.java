@@ -6,6 +6,7 @@ import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.HashMap;
@@ -58,8 +59,8 @@ public final class CollectiveTable<S extends ProbeSettings> implements ResultTab
             ByteSize.format(size),
             l == null ? ResultTable.missing(t) : time(l.p50Seconds()),
             l == null ? "-" : time(l.p99Seconds()),
-            b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.algBytesPerSecond() / 1e9),
-            b == null ? "-" : String.format(Locale.ROOT, "%.1f", b.busBytesPerSecond() / 1e9));
+            b == null ? "-" : Gbps.format(b.algBytesPerSecond()),
+            b == null ? "-" : Gbps.format(b.busBytesPerSecond()));
       }
       table.print(out);
       out.println("devices " + t.target() + ": " + legend);

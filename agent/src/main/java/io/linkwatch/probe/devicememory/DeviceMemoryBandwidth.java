@@ -2,6 +2,7 @@ package io.linkwatch.probe.devicememory;
 
 import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /** Device-local copy bandwidth: bytes copied per second, the reference links are compared to. */
@@ -11,10 +12,10 @@ public record DeviceMemoryBandwidth(int device, long sizeBytes, double bytesPerS
   public String summary() {
     return String.format(
         Locale.ROOT,
-        "dev%d %s %.1fGB/s local",
+        "dev%d %s %sGB/s local",
         device,
         ByteSize.format(sizeBytes),
-        bytesPerSecond / 1e9);
+        Gbps.format(bytesPerSecond));
   }
 
   @Override

@@ -68,5 +68,7 @@ public record DeviceMemorySettings(long size, int warmup, int iterations, List<I
   public void preflight(Preflight check) {
     check.devicesExist("devices", devices);
     check.sizesFit("size", List.of(size));
+    // The copy's source and destination are both on the device: host memory on the sim.
+    check.hostMemoryFits("size", List.of(size), 0, 2);
   }
 }

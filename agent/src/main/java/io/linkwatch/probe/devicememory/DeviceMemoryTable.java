@@ -4,6 +4,7 @@ import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class DeviceMemoryTable implements ResultTable<DeviceMemorySettings
         table.row(
             t.target(),
             ByteSize.format(b.sizeBytes()),
-            String.format(Locale.ROOT, "%.1f", b.bytesPerSecond() / 1e9),
+            Gbps.format(b.bytesPerSecond()),
             String.format(Locale.ROOT, "%.3f", b.sizeBytes() / b.bytesPerSecond() * 1e3));
       }
     }

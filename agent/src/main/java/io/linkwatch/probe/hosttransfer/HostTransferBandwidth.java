@@ -2,6 +2,7 @@ package io.linkwatch.probe.hosttransfer;
 
 import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /**
@@ -61,14 +62,14 @@ public record HostTransferBandwidth(
   public String summary() {
     return String.format(
         Locale.ROOT,
-        "dev%d %s %s cpu%d mem%s %s %.1fGB/s (%s%s)",
+        "dev%d %s %s cpu%d mem%s %s %sGB/s (%s%s)",
         device,
         direction,
         memory,
         cpuNode,
         memNode,
         ByteSize.format(sizeBytes),
-        bytesPerSecond / 1e9,
+        Gbps.format(bytesPerSecond),
         placementMethod,
         allocation.isEmpty() ? "" : ", " + allocation);
   }

@@ -94,7 +94,10 @@ public record HostTransferSettings(
   public void preflight(Preflight check) {
     check.devicesExist("devices", devices);
     check.sizesFit("sizes", sizes);
-    if (nodes.isEmpty()) {
+    // The pinned or pageable buffer is host memory on every backend; the device buffer it is
+    // copied to or from is host memory too on the sim.
+    check.hostMemoryFits("sizes", sizes, 1, 1);
+    if (nodes.isEmpty() || !check.machine()) {
       return;
     }
     NumaTopology topology;

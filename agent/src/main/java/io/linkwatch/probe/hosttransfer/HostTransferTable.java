@@ -4,6 +4,7 @@ import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class HostTransferTable implements ResultTable<HostTransferSettings
     return both.stream()
         .filter(h -> h.direction().equals(direction))
         .findFirst()
-        .map(h -> String.format(Locale.ROOT, "%.1f", h.bytesPerSecond() / 1e9))
+        .map(h -> Gbps.format(h.bytesPerSecond()))
         .orElse("-");
   }
 
@@ -125,9 +126,9 @@ public final class HostTransferTable implements ResultTable<HostTransferSettings
             prefix
                 + String.format(
                     Locale.ROOT,
-                    "only node %d measured (%.1f GB/s), nothing to compare",
+                    "only node %d measured (%s GB/s), nothing to compare",
                     best.cpuNode(),
-                    best.bytesPerSecond() / 1e9));
+                    Gbps.format(best.bytesPerSecond())));
         continue;
       }
       double lower = 100 * (1 - worst.bytesPerSecond() / best.bytesPerSecond());
@@ -135,11 +136,11 @@ public final class HostTransferTable implements ResultTable<HostTransferSettings
           prefix
               + String.format(
                   Locale.ROOT,
-                  "best node %d (%.1f GB/s), worst node %d (%.1f GB/s): %.0f %% lower",
+                  "best node %d (%s GB/s), worst node %d (%s GB/s): %.0f %% lower",
                   best.cpuNode(),
-                  best.bytesPerSecond() / 1e9,
+                  Gbps.format(best.bytesPerSecond()),
                   worst.cpuNode(),
-                  worst.bytesPerSecond() / 1e9,
+                  Gbps.format(worst.bytesPerSecond()),
                   lower));
     }
     return lines;

@@ -1,6 +1,7 @@
 package io.linkwatch.probe.p2p;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.util.Gbps;
 
 /** Median copy bandwidth from {@code src} to {@code dst} for one copy size. */
 public record P2pBandwidth(
@@ -10,11 +11,11 @@ public record P2pBandwidth(
   public String summary() {
     return String.format(
         java.util.Locale.ROOT,
-        "%d->%d %s %.1fGB/s %s",
+        "%d->%d %s %sGB/s %s",
         src,
         dst,
         io.linkwatch.util.ByteSize.format(sizeBytes),
-        bytesPerSecond / 1e9,
+        Gbps.format(bytesPerSecond),
         link);
   }
 

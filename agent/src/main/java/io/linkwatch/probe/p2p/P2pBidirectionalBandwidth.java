@@ -2,6 +2,7 @@ package io.linkwatch.probe.p2p;
 
 import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import java.util.Locale;
 
 /**
@@ -18,11 +19,11 @@ public record P2pBidirectionalBandwidth(
   public String summary() {
     return String.format(
         Locale.ROOT,
-        "%d<->%d %s %.1fGB/s %s",
+        "%d<->%d %s %sGB/s %s",
         a,
         b,
         ByteSize.format(sizeBytes),
-        bytesPerSecond / 1e9,
+        Gbps.format(bytesPerSecond),
         link);
   }
 

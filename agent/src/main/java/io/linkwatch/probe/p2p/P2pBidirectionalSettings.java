@@ -73,5 +73,7 @@ public record P2pBidirectionalSettings(
   public void preflight(Preflight check) {
     check.devicesExist("pairs", pairs.stream().flatMap(p -> Stream.of(p.src(), p.dst())).toList());
     check.sizesFit("sizes", sizes, 2); // each device sends one buffer and receives another
+    // Those four device buffers are host memory on the sim.
+    check.hostMemoryFits("sizes", sizes, 0, 4);
   }
 }

@@ -4,6 +4,7 @@ import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -33,9 +34,7 @@ public final class P2pBidirectionalTable implements ResultTable<P2pBidirectional
             t.target(),
             m == null ? "-" : m.link(),
             ByteSize.format(size),
-            m == null
-                ? ResultTable.missing(t)
-                : String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9),
+            m == null ? ResultTable.missing(t) : Gbps.format(m.bytesPerSecond()),
             m == null ? "-" : String.format(Locale.ROOT, "%.3f", m.secondsPerPair() * 1e3));
       }
     }

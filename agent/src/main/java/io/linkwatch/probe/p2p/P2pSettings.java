@@ -55,5 +55,8 @@ public record P2pSettings(List<Long> sizes, int warmup, int iterations, List<Dev
         "pairs",
         pairs.stream().flatMap(p -> java.util.stream.Stream.of(p.src(), p.dst())).toList());
     check.sizesFit("sizes", sizes);
+    // A copy holds a source and a destination buffer, both device memory, which the sim backs
+    // with host memory; on a real backend the host holds neither.
+    check.hostMemoryFits("sizes", sizes, 0, 2);
   }
 }

@@ -4,6 +4,7 @@ import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Gbps;
 import io.linkwatch.util.Table;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ public final class P2pTable implements ResultTable<P2pSettings> {
                     .map(P2pBandwidth.class::cast)
                     .filter(m -> m.sizeBytes() == size)
                     .findFirst()
-                    .map(m -> String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9))
+                    .map(m -> Gbps.format(m.bytesPerSecond()))
                     .orElse(ResultTable.missing(t));
               })
           .print(out);
@@ -128,10 +129,7 @@ public final class P2pTable implements ResultTable<P2pSettings> {
       Map<String, P2pBandwidth> cells = bySize.getOrDefault(size, Map.of());
       for (String t : targets) {
         P2pBandwidth m = cells.get(t);
-        row.add(
-            m == null
-                ? missing.get(t)
-                : String.format(Locale.ROOT, "%.1f", m.bytesPerSecond() / 1e9));
+        row.add(m == null ? missing.get(t) : Gbps.format(m.bytesPerSecond()));
         row.add(m == null ? "-" : String.format(Locale.ROOT, "%.3f", m.secondsPerCopy() * 1e3));
       }
       table.row(row.toArray(String[]::new));

@@ -3,8 +3,16 @@
   var W = 64, H = 16, NS = 'http://www.w3.org/2000/svg';
   var history = null, version = null;
   function url(path) { return new URL(path, location.origin); }
+  // GB/s as the page's tables write them (Gbps.java): one decimal from 1, two significant digits
+  // below, so a 1KiB collective's 0.012 is not 0.0; zero is 0.
+  function gbps(v) {
+    var g = v / 1e9;
+    if (g === 0) { return '0'; }
+    var small = Number(g.toPrecision(2));
+    return Math.abs(small) >= 1 ? g.toFixed(1) : String(small);
+  }
   function label(unit, v) {
-    return unit === 'seconds' ? (v * 1e6).toFixed(1) + ' µs' : (v / 1e9).toFixed(1) + ' GB/s';
+    return unit === 'seconds' ? (v * 1e6).toFixed(1) + ' µs' : gbps(v) + ' GB/s';
   }
   function chart(s) {
     var span = history.end_seconds - history.start_seconds, max = 0;

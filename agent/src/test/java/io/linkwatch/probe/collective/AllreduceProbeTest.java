@@ -100,7 +100,7 @@ class AllreduceProbeTest {
     assertThat(bw.busBytesPerSecond())
         .isCloseTo(bw.algBytesPerSecond() * 2 * (n - 1) / n, within(1.0));
     assertThat(small.summary()).matches(all + " 1KiB p50 \\d+\\.\\dus p99 \\d+\\.\\dus");
-    assertThat(bw.summary()).matches(all + " 64KiB busbw \\d+\\.\\dGB/s algbw \\d+\\.\\dGB/s");
+    assertThat(bw.summary()).matches(all + " 64KiB busbw \\d+\\.\\d+GB/s algbw \\d+\\.\\d+GB/s");
   }
 
   @Test
