@@ -26,4 +26,8 @@ given --listen "$@" || defaults+=(--listen 127.0.0.1:10187)
 scripts/deps.sh
 # Quiet: no compiler lines from the native build, no colour escapes from Maven.
 MAKEFLAGS="--silent --no-print-directory" mvn -B -q -Dstyle.color=never package -DskipTests
+# The probe lock's directory, which the installed unit makes (RuntimeDirectory=linkwatch): without
+# it a `linkwatch check` beside the demo measures uncoordinated and keeps no verdict file.
+[ -d /run/linkwatch ] || mkdir -p /run/linkwatch 2>/dev/null ||
+  echo "run-sim.sh: cannot create /run/linkwatch (not root?): a check beside this agent will not coordinate with it" >&2
 exec java -jar agent/target/linkwatch.jar run "${defaults[@]}" "$@"

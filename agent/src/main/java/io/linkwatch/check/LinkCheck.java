@@ -177,7 +177,9 @@ public final class LinkCheck {
       String coordination =
           h.coordinated()
               ? "held " + lock.path().orElseThrow() + waited
-              : "uncoordinated: " + h.uncoordinatedBecause();
+              : "uncoordinated: "
+                  + h.uncoordinatedBecause()
+                  + (h.remedy().isEmpty() ? "" : " (" + h.remedy() + ")");
       Optional<JsonObject> passive = agentPassive();
       if (passive.isEmpty()) {
         Duration read = min(config.passive().deadline(), left(end));

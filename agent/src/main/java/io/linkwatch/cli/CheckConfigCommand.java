@@ -5,6 +5,7 @@ import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.host.ProbeLock;
 import io.linkwatch.probe.Preflight;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,6 +86,19 @@ final class CheckConfigCommand implements Callable<Integer> {
             cfg.listen(),
             cfg.probeLock() == null ? "no probe lock" : "probe lock " + cfg.probeLock(),
             cfg.expected().size());
+    // Not an error (an agent measures without the lock, and the unit makes the directory when it
+    // starts), but a file checked before the agent runs by hand should say what will happen.
+    if (cfg.probeLock() != null && !Files.isDirectory(cfg.probeLock().getParent())) {
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "%s: note: coordination.lock_file %s: %s does not exist, so checks and the agent's"
+                  + " probes will not keep off each other's devices; %s%n",
+              file,
+              cfg.probeLock(),
+              cfg.probeLock().getParent(),
+              ProbeLock.MISSING_DIRECTORY_REMEDY);
+    }
     return 0;
   }
 

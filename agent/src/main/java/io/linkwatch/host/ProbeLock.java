@@ -38,6 +38,16 @@ public final class ProbeLock {
 
   private static final long POLL_MILLIS = 50;
 
+  private static final String NO_DIRECTORY = ": no such directory";
+
+  /**
+   * The fix when the lock's directory is missing: the installed unit makes it (systemd's
+   * RuntimeDirectory=); an agent started by hand, as the demo is, needs it made, or another file.
+   */
+  public static final String MISSING_DIRECTORY_REMEDY =
+      "create it (mkdir -p, as the systemd unit's RuntimeDirectory=linkwatch does) or set"
+          + " coordination.lock_file to a file in a directory that exists";
+
   private final Path path;
 
   /** A lock on {@code path}; null for none (every acquire succeeds, uncoordinated). */
@@ -73,6 +83,14 @@ public final class ProbeLock {
       return uncoordinated;
     }
 
+    /**
+     * What to do about it, where something can be done; empty otherwise (coordinated, or no lock
+     * file configured, which is the operator's own choice).
+     */
+    public String remedy() {
+      return uncoordinated.endsWith(NO_DIRECTORY) ? MISSING_DIRECTORY_REMEDY : "";
+    }
+
     @Override
     public void close() {
       if (channel != null) {
@@ -98,7 +116,7 @@ public final class ProbeLock {
     try {
       channel = open();
     } catch (NoSuchFileException e) {
-      return Optional.of(new Held(null, path.getParent() + ": no such directory"));
+      return Optional.of(new Held(null, path.getParent() + NO_DIRECTORY));
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return Optional.of(new Held(null, path + ": " + e.getMessage()));
     }

@@ -174,7 +174,7 @@ public final class ProbeExecutor implements ProbeRuns {
   /**
    * The host-wide lock around a run, so that a {@code linkwatch check} never measures beside it;
    * empty when the check held it for all of {@code wait}. Without a usable lock file the run goes
-   * on uncoordinated (said once in the log).
+   * on uncoordinated (said once in the log, at WARN: figures may be halved by a check beside it).
    */
   private Optional<ProbeLock.Held> holdHostLock(String probe, Duration wait)
       throws InterruptedException {
@@ -183,9 +183,10 @@ public final class ProbeExecutor implements ProbeRuns {
         .filter(h -> !toldUncoordinated.getAndSet(true))
         .ifPresent(
             h ->
-                log.info(
-                    "probe lock: {}: a linkwatch check may measure beside the agent's probes",
-                    h.uncoordinatedBecause()));
+                log.warn(
+                    "probe lock: {}: a linkwatch check may measure beside the agent's probes{}",
+                    h.uncoordinatedBecause(),
+                    h.remedy().isEmpty() ? "" : "; " + h.remedy()));
     return held;
   }
 

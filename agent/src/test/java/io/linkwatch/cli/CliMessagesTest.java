@@ -7,7 +7,9 @@ import io.linkwatch.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Usage errors a new user meets, each one line in the shape {@code linkwatch: WHAT: WHY}. */
@@ -57,6 +59,37 @@ class CliMessagesTest {
                 + " /etc/linkwatch/linkwatch.yaml' (none given, and the default,"
                 + " /etc/linkwatch/linkwatch.yaml, does not exist)");
     assertThat(out.toString()).isEmpty();
+  }
+
+  /**
+   * A lock file in a directory that does not exist: not an error, but the note says what follows
+   * and what to do (the demo's agent, started by hand, has no /run/linkwatch).
+   */
+  @Test
+  void checkConfigSaysWhenTheProbeLocksDirectoryIsMissing(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("linkwatch.yaml");
+    Path lock = dir.resolve("missing").resolve("probes.lock");
+    Files.writeString(config, "backend: sim\ncoordination:\n  lock_file: " + lock + "\n");
+    assertThat(linkwatch("check-config", config.toString())).as(err.toString()).isZero();
+    assertThat(out.toString().lines())
+        .hasSize(2)
+        .last()
+        .asString()
+        .isEqualTo(
+            config
+                + ": note: coordination.lock_file "
+                + lock
+                + ": "
+                + lock.getParent()
+                + " does not exist, so checks and the agent's probes will not keep off each"
+                + " other's devices; create it (mkdir -p, as the systemd unit's"
+                + " RuntimeDirectory=linkwatch does) or set coordination.lock_file to a file in a"
+                + " directory that exists");
+
+    Files.createDirectories(lock.getParent());
+    out.getBuffer().setLength(0);
+    assertThat(linkwatch("check-config", config.toString())).isZero();
+    assertThat(out.toString().lines()).hasSize(1);
   }
 
   @Test

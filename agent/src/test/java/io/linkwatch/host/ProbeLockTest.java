@@ -83,4 +83,18 @@ class ProbeLockTest {
     assertThat(off.coordinated()).isFalse();
     assertThat(off.uncoordinatedBecause()).isEqualTo("no lock file configured");
   }
+
+  @Test
+  void aMissingDirectorySaysWhatToDoAndAnUnconfiguredLockNothing() throws Exception {
+    ProbeLock.Held missing =
+        new ProbeLock(dir.resolve("missing/probes.lock"))
+            .acquire("check", Duration.ZERO)
+            .orElseThrow();
+    assertThat(missing.remedy()).startsWith("create it (mkdir -p").contains("lock_file");
+    assertThat(ProbeLock.none().acquire("check", Duration.ZERO).orElseThrow().remedy()).isEmpty();
+    try (ProbeLock.Held held =
+        new ProbeLock(dir.resolve("probes.lock")).acquire("check", Duration.ZERO).orElseThrow()) {
+      assertThat(held.remedy()).isEmpty();
+    }
+  }
 }
