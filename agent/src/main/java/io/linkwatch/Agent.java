@@ -156,6 +156,8 @@ public final class Agent implements AutoCloseable {
                             HttpApi.statusDocument(store, passiveStore, scheduler::nextFireTimes))
                         .getAsJsonObject(),
                     config.expectedFigures()),
+            // Both stores only count up: their sum moves whenever either does.
+            () -> store.version() + (passiveStore == null ? 0 : passiveStore.version()),
             new VerdictLog());
     verdicts.start();
     // The checks' verdicts (a prolog's, an epilog's), kept beside the probe lock.

@@ -3,6 +3,7 @@ package io.linkwatch.verdict;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +18,9 @@ public final class VerdictWatch implements AutoCloseable {
   static final long EVERY_MILLIS = 5_000;
 
   private final Supplier<Verdict> judge;
+  private final LongSupplier version;
   private final VerdictLog journal;
+  private long judgedVersion = Long.MIN_VALUE;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -26,8 +29,12 @@ public final class VerdictWatch implements AutoCloseable {
             return t;
           });
 
-  public VerdictWatch(Supplier<Verdict> judge, VerdictLog journal) {
+  /**
+   * @param version changes whenever what {@code judge} reads changes (the stores' versions)
+   */
+  public VerdictWatch(Supplier<Verdict> judge, LongSupplier version, VerdictLog journal) {
     this.judge = judge;
+    this.version = version;
     this.journal = journal;
   }
 
@@ -38,7 +45,12 @@ public final class VerdictWatch implements AutoCloseable {
 
   void judgeOnce() {
     try {
+      long now = version.getAsLong();
+      if (now == judgedVersion) {
+        return;
+      }
       journal.observe(judge.get());
+      judgedVersion = now;
     } catch (RuntimeException e) {
       // A document that cannot be judged now is judged again in a few seconds; a failing
       // judgement must not end the schedule.
