@@ -111,7 +111,18 @@ if [ "$mode" = install ]; then
     if systemd_running; then
         systemctl daemon-reload
     fi
-    echo "linkwatch installed. Configure /etc/linkwatch/linkwatch.yaml, then: systemctl enable --now linkwatch"
+    if [ -n "$DESTDIR" ]; then
+        # A staging root, not the host that runs linkwatch: nothing was enabled, reloaded or
+        # created here, and this machine's systemctl has no business with these files.
+        echo "linkwatch staged under $DESTDIR (no user created, no systemctl run on this machine)."
+        echo "On the target host, once these files are in place under /: create the system groups"
+        echo "HwHiAiUser and linkwatch and the system user linkwatch (as install.sh without DESTDIR"
+        echo "does: groupadd -r HwHiAiUser; groupadd -r linkwatch;"
+        echo "useradd -r -M -g linkwatch -d /nonexistent -s /usr/sbin/nologin linkwatch), configure"
+        echo "/etc/linkwatch/linkwatch.yaml, then: systemctl daemon-reload && systemctl enable --now linkwatch"
+    else
+        echo "linkwatch installed. Configure /etc/linkwatch/linkwatch.yaml, then: systemctl enable --now linkwatch"
+    fi
     exit 0
 fi
 

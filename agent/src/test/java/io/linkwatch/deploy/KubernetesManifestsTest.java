@@ -77,15 +77,26 @@ class KubernetesManifestsTest {
     return messages.stream().map(m -> what + ": " + m.getMessage()).sorted().toList();
   }
 
+  /**
+   * The rendered YAML. kubectl must say nothing on stderr: a deprecated field (bases,
+   * patchesStrategicMerge, patchesJson6902, ...) makes it print a warning there.
+   */
   static String kustomize(Path dir) throws IOException, InterruptedException {
-    Process p =
-        new ProcessBuilder("kubectl", "kustomize", dir.toString())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("kubectl kustomize %s", dir).isZero();
-    return new String(out, StandardCharsets.UTF_8);
+    Path err = Files.createTempFile("kustomize", ".err");
+    try {
+      Process p =
+          new ProcessBuilder("kubectl", "kustomize", dir.toString())
+              .redirectError(err.toFile())
+              .start();
+      byte[] out = p.getInputStream().readAllBytes();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String stderr = Files.readString(err, StandardCharsets.UTF_8);
+      assertThat(p.exitValue()).as("kubectl kustomize %s: %s", dir, stderr).isZero();
+      assertThat(stderr).as("kubectl kustomize %s: stderr", dir).isEmpty();
+      return new String(out, StandardCharsets.UTF_8);
+    } finally {
+      Files.deleteIfExists(err);
+    }
   }
 
   static List<JsonNode> documents(String yaml) throws IOException {
@@ -109,6 +120,26 @@ class KubernetesManifestsTest {
     List<JsonNode> found = docs.stream().filter(d -> d.path("kind").asText().equals(kind)).toList();
     assertThat(found).as(kind).hasSize(1);
     return found.get(0);
+  }
+
+  /** Every kustomization under deploy/kubernetes renders, with no warning (see kustomize). */
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/ascend", "overlays/nvidia", "podmonitor"})
+  void everyKustomizationRendersWithoutAWarning(String dir) throws Exception {
+    assertThat(documents(kustomize(DEPLOY.resolve(dir)))).isNotEmpty();
+  }
+
+  @Test
+  void theListOfKustomizationsIsComplete() throws Exception {
+    try (var files = Files.walk(DEPLOY)) {
+      assertThat(
+              files
+                  .filter(f -> f.getFileName().toString().equals("kustomization.yaml"))
+                  .map(f -> DEPLOY.relativize(f.getParent()).toString().replace('\\', '/'))
+                  .sorted()
+                  .toList())
+          .containsExactly("base", "overlays/ascend", "overlays/nvidia", "podmonitor");
+    }
   }
 
   @ParameterizedTest
