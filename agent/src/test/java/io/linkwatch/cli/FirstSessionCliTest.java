@@ -307,10 +307,11 @@ class FirstSessionCliTest {
     stub(bin.resolve("java"), "echo \"java $*\" >> " + log);
     Path script = Path.of("..", "scripts", "run-sim.sh").toAbsolutePath().normalize();
     ProcessBuilder pb =
-        new ProcessBuilder(script.toString(), "--listen", "127.0.0.1:9000")
+        new ProcessBuilder(script.toString(), "--rebuild", "--listen", "127.0.0.1:9000")
             .redirectErrorStream(true);
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     pb.environment().remove("BACKEND");
+    pb.environment().put("LINKWATCH_SIM_CONTROL", dir.resolve("ctl").toString());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).as(out).isZero();
@@ -322,6 +323,55 @@ class FirstSessionCliTest {
             "java -jar agent/target/linkwatch.jar run --backend sim --config examples/sim.yaml"
                 + " --listen 127.0.0.1:9000");
     assertThat(Arrays.stream(calls.get(1).split(" ")).filter(a -> a.equals("--listen"))).hasSize(1);
+  }
+
+  /**
+   * scripts/run-sim.sh --profile: the profile picks the sim profile, backend and config and is not
+   * passed on; an unknown one is refused in one line, exit 2, before anything is built or run.
+   */
+  @Test
+  void runSimProfilePicksTheSimAndIsNotPassedOn() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path log = dir.resolve("calls");
+    stub(bin.resolve("mvn"), "echo \"mvn $*\" >> " + log);
+    stub(
+        bin.resolve("java"),
+        "echo \"java $* profile=$LINKWATCH_SIM_PROFILE control=$LINKWATCH_SIM_CONTROL\" >> " + log);
+    Path script = Path.of("..", "scripts", "run-sim.sh").toAbsolutePath().normalize();
+    Path control = dir.resolve("ctl");
+
+    ProcessBuilder bad =
+        new ProcessBuilder(script.toString(), "--profile", "nosuch").redirectErrorStream(true);
+    bad.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    bad.environment().remove("BACKEND");
+    Process b = bad.start();
+    String badOut = new String(b.getInputStream().readAllBytes());
+    assertThat(b.waitFor()).as(badOut).isEqualTo(2);
+    assertThat(badOut)
+        .isEqualTo("run-sim.sh: unknown profile 'nosuch': choose one of a3, 8x910b, h200\n");
+    assertThat(log).doesNotExist();
+
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                script.toString(), "--profile", "h200", "--rebuild", "--listen", "127.0.0.1:9001")
+            .redirectErrorStream(true);
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    pb.environment().remove("BACKEND");
+    pb.environment().put("LINKWATCH_SIM_CONTROL", control.toString());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(out).isZero();
+    assertThat(out)
+        .contains("run-sim.sh: profile h200", "run-sim.sh: faults: write lines into " + control);
+    assertThat(out).doesNotContain("\u001b");
+    List<String> calls = Files.readAllLines(log);
+    assertThat(calls.get(0)).startsWith("mvn ").contains("package");
+    assertThat(calls.get(1))
+        .startsWith(
+            "java -jar agent/target/linkwatch.jar run --backend sim-cuda --config"
+                + " examples/sim-cuda.yaml --listen 127.0.0.1:9001 profile=")
+        .endsWith("native/profiles/hgx-h200.profile control=" + control)
+        .doesNotContain("--profile", "--rebuild");
   }
 
   private static void stub(Path file, String body) throws IOException {
