@@ -2,9 +2,11 @@ package io.linkwatch.cli;
 
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.util.ClosestName;
 import io.linkwatch.util.LogSetup;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -189,28 +191,15 @@ public final class Main implements Callable<Integer> {
 
   /**
    * E.g. {@code unknown probe 'nosuch': the probes are p2p, p2p-bidirectional, ...}, with {@code
-   * did you mean 'p2p'?} before the list when one name is within a typo of it (an edit distance of
-   * at most a third of the name, 1 to 3); picocli's own suggestions are any names sharing a letter.
+   * did you mean 'p2p'?} before the list when one name is within a typo of it ({@link
+   * ClosestName}); picocli's own suggestions are any names sharing a letter.
    */
   static String unknownProbe(String name) {
-    List<String> names = probeCommands();
-    org.apache.commons.text.similarity.DamerauLevenshteinDistance distance =
-        new org.apache.commons.text.similarity.DamerauLevenshteinDistance();
-    String typed = name.toLowerCase(Locale.ROOT).replace('_', '-');
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String n : names) {
-      int d = distance.apply(typed, n);
-      if (d < bestDistance) {
-        best = n;
-        bestDistance = d;
-      }
-    }
-    boolean close = bestDistance <= Math.max(1, Math.min(3, best.length() / 3));
+    Optional<String> close = ClosestName.of(name.replace('_', '-'), probeCommands());
     return "unknown probe '"
         + name
         + "': "
-        + (close ? "did you mean '" + best + "'? " : "")
+        + close.map(best -> "did you mean '" + best + "'? ").orElse("")
         + "the probes are "
         + probeNames();
   }

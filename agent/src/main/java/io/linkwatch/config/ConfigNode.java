@@ -1,12 +1,12 @@
 package io.linkwatch.config;
 
 import io.linkwatch.probe.SettingsSource;
+import io.linkwatch.util.ClosestName;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.commons.text.similarity.DamerauLevenshteinDistance;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -321,19 +321,8 @@ final class ConfigNode implements SettingsSource {
   /** E.g. {@code unknown key, did you mean 'sizes'? (valid here: enabled, every, sizes)}. */
   static String unknownKey(String key, java.util.Collection<String> valid) {
     StringBuilder m = new StringBuilder("unknown key");
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    DamerauLevenshteinDistance distance = new DamerauLevenshteinDistance();
-    for (String v : valid) {
-      int d = distance.apply(key.toLowerCase(java.util.Locale.ROOT), v);
-      if (d < bestDistance) {
-        best = v;
-        bestDistance = d;
-      }
-    }
-    if (best != null && bestDistance <= Math.max(1, Math.min(3, best.length() / 3))) {
-      m.append(", did you mean '").append(best).append("'?");
-    }
+    ClosestName.of(key, valid)
+        .ifPresent(best -> m.append(", did you mean '").append(best).append("'?"));
     if (!valid.isEmpty()) {
       m.append(" (valid here: ").append(String.join(", ", new java.util.TreeSet<>(valid)));
       m.append(')');
