@@ -104,15 +104,7 @@ public final class NumaTopology {
 
   /** {@code MemTotal} in kB from a node's meminfo ({@code "Node 4 MemTotal: 0 kB"}). */
   public static OptionalLong parseMemTotalKb(String meminfo) {
-    for (String line : meminfo.split("\n")) {
-      String[] tokens = line.strip().split("\\s+");
-      for (int i = 0; i + 1 < tokens.length; i++) {
-        if (tokens[i].equals("MemTotal:")) {
-          return OptionalLong.of(Long.parseLong(tokens[i + 1]));
-        }
-      }
-    }
-    return OptionalLong.empty();
+    return HostMemory.parseKb(meminfo, "MemTotal");
   }
 
   /** All online nodes, by id. */
