@@ -20,6 +20,12 @@ public final class LinkErrorRates {
   /** Errors per second, summed over the counted kinds, above which a link is judged noisy. */
   public static final double THRESHOLD_PER_SECOND = 1.0;
 
+  /** The threshold as the rule writes it: {@code 1}. */
+  public static String threshold() {
+    double t = THRESHOLD_PER_SECOND;
+    return t == Math.rint(t) ? String.valueOf((long) t) : String.valueOf(t);
+  }
+
   /** The kinds counted, as the rule's {@code kind=~} matcher writes them. */
   public static final String COUNTED_KINDS = "crc.*|retry|recovery";
 

@@ -296,11 +296,6 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     }
   }
 
-  private static String threshold() {
-    double t = LinkErrorRates.THRESHOLD_PER_SECOND;
-    return t == Math.rint(t) ? String.valueOf((long) t) : String.valueOf(t);
-  }
-
   /** Whether the agent runs the topology probe (its schedule lists it), which names the devices. */
   private static boolean topologyScheduled(JsonObject status) {
     JsonElement next = status.get("next_runs");
@@ -370,7 +365,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                           Locale.ROOT,
                           "%.1f errors/s, threshold %s/s",
                           l.get("errors_per_second").getAsDouble(),
-                          threshold())
+                          LinkErrorRates.threshold())
                       + age));
         }
       }

@@ -94,12 +94,7 @@ class LinkErrorRatesTest {
     assertThat(expr)
         .contains("kind=~\"" + LinkErrorRates.COUNTED_KINDS + "\"")
         .contains("[5m]")
-        .endsWith("> " + threshold());
+        .endsWith("> " + LinkErrorRates.threshold());
     assertThat(LinkErrorRates.WINDOW_MILLIS).isEqualTo(Duration.ofMinutes(5).toMillis());
-  }
-
-  private static String threshold() {
-    double t = LinkErrorRates.THRESHOLD_PER_SECOND;
-    return t == Math.rint(t) ? String.valueOf((long) t) : String.valueOf(t);
   }
 }
