@@ -1,6 +1,5 @@
 package io.linkwatch;
 
-import com.google.gson.JsonParser;
 import io.linkwatch.check.CheckRecordPoller;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ProbeConfig;
@@ -20,6 +19,7 @@ import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
 import io.linkwatch.state.ResultStore;
+import io.linkwatch.state.StatusDocuments;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.verdict.VerdictLog;
 import io.linkwatch.verdict.VerdictWatch;
@@ -152,9 +152,7 @@ public final class Agent implements AutoCloseable {
         new VerdictWatch(
             () ->
                 Verdict.judge(
-                    JsonParser.parseString(
-                            HttpApi.statusDocument(store, passiveStore, scheduler::nextFireTimes))
-                        .getAsJsonObject(),
+                    StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes()),
                     config.expectedFigures()),
             // Both stores only count up: their sum moves whenever either does.
             () -> store.version() + (passiveStore == null ? 0 : passiveStore.version()),

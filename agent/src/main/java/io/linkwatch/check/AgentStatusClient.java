@@ -1,10 +1,8 @@
 package io.linkwatch.check;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.linkwatch.config.HttpClientConfig;
-import io.linkwatch.verdict.Verdict;
+import io.linkwatch.status.StatusCodec;
+import io.linkwatch.status.StatusDocument;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,12 +58,11 @@ public final class AgentStatusClient {
    * @throws java.net.ConnectException when nothing listens there
    * @throws java.net.http.HttpTimeoutException when the agent does not answer within the timeout
    * @throws Refused on a status other than 200
-   * @throws IOException on any other HTTP or TLS failure, or a document of another {@link
-   *     Verdict#STATUS_SCHEMA_VERSION} (an agent of another version: its figures would be read as
-   *     missing)
-   * @throws com.google.gson.JsonParseException when the answer is not JSON
+   * @throws IOException on any other HTTP or TLS failure, an answer that is not a status document,
+   *     or a document of another {@link StatusDocument#SCHEMA_VERSION} (an agent of another
+   *     version: its figures would be read as missing)
    */
-  public JsonObject fetch() throws IOException, InterruptedException {
+  public StatusDocument fetch() throws IOException, InterruptedException {
     String statusUrl = base + "/api/v1/status";
     HttpClient.Builder builder =
         HttpClient.newBuilder()
@@ -82,20 +79,18 @@ public final class AgentStatusClient {
     if (r.statusCode() != 200) {
       throw new Refused(r.statusCode(), statusUrl);
     }
-    JsonObject status = JsonParser.parseString(r.body()).getAsJsonObject();
-    JsonElement version = status.get("schema_version");
-    if (version == null
-        || !version.isJsonPrimitive()
-        || version.getAsInt() != Verdict.STATUS_SCHEMA_VERSION) {
+    try {
+      return StatusCodec.decode(r.body());
+    } catch (StatusCodec.OtherSchema e) {
       throw new IOException(
           "the agent at "
               + base
               + " writes status schema "
-              + (version == null ? "1 (no schema_version)" : version.toString())
+              + e.found()
               + ", this linkwatch reads "
-              + Verdict.STATUS_SCHEMA_VERSION
-              + ": run the same linkwatch version on both sides");
+              + StatusDocument.SCHEMA_VERSION
+              + ": run the same linkwatch version on both sides",
+          e);
     }
-    return status;
   }
 }

@@ -1,12 +1,5 @@
 package io.linkwatch.check;
 
-import static io.linkwatch.verdict.JsonFields.array;
-import static io.linkwatch.verdict.JsonFields.string;
-
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.linkwatch.activity.BusyPolicy;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.host.ProbeLock;
@@ -21,6 +14,10 @@ import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
+import io.linkwatch.status.UnencodedFigure;
 import io.linkwatch.util.Durations;
 import io.linkwatch.util.Gbps;
 import io.linkwatch.verdict.Verdict;
@@ -58,21 +55,21 @@ public final class LinkCheck {
 
   /** Reads the link state (the passive counters) once, within a deadline. */
   public interface LinkStateReader {
-    Optional<JsonObject> read(Duration deadline) throws InterruptedException;
+    Optional<PassiveSection> read(Duration deadline) throws InterruptedException;
   }
 
   /**
    * A check's outcome.
    *
-   * @param document the check's figures in the shape of the agent's status ({@code targets}, {@code
-   *     passive}), as judged
+   * @param document the check's figures as a status document (its targets and the link readings),
+   *     as judged
    * @param coordination how the check kept clear of the agent's probes, e.g. {@code held
    *     /run/linkwatch/probes.lock}
    */
   public record Report(
       CheckLevel level,
       Verdict verdict,
-      JsonObject document,
+      StatusDocument document,
       List<ProbeRun> runs,
       double seconds,
       String coordination) {
@@ -93,7 +90,7 @@ public final class LinkCheck {
 
   private final AgentConfig config;
   private final ProbeRunner runner;
-  private final Optional<JsonObject> agentStatus;
+  private final Optional<StatusDocument> agentStatus;
   private final LinkStateReader ownReads;
   private final Function<Backend, Backend> loadable;
 
@@ -105,7 +102,7 @@ public final class LinkCheck {
   public LinkCheck(
       AgentConfig config,
       ProbeRunner runner,
-      Optional<JsonObject> agentStatus,
+      Optional<StatusDocument> agentStatus,
       LinkStateReader ownReads) {
     this(config, runner, agentStatus, ownReads, DeviceRuntimes::checkLoadable);
   }
@@ -113,7 +110,7 @@ public final class LinkCheck {
   LinkCheck(
       AgentConfig config,
       ProbeRunner runner,
-      Optional<JsonObject> agentStatus,
+      Optional<StatusDocument> agentStatus,
       LinkStateReader ownReads,
       Function<Backend, Backend> loadable) {
     this.config = config;
@@ -180,7 +177,7 @@ public final class LinkCheck {
               : "uncoordinated: "
                   + h.uncoordinatedBecause()
                   + (h.remedy().isEmpty() ? "" : " (" + h.remedy() + ")");
-      Optional<JsonObject> passive = agentPassive();
+      Optional<PassiveSection> passive = agentStatus.flatMap(StatusDocument::passiveSection);
       if (passive.isEmpty()) {
         Duration read = min(config.passive().deadline(), left(end));
         passive = ownReads.read(read);
@@ -222,50 +219,23 @@ public final class LinkCheck {
         }
       }
       return report(
-          level, runs, passive.map(p -> onlyDevices(p, devices)), more, started, coordination);
+          level, runs, passive.map(p -> p.onlyDevices(devices)), more, started, coordination);
     }
-  }
-
-  /**
-   * The link readings of {@code devices} only (all when empty): a job's prolog judges the job's
-   * devices, not a link of a device the job does not use.
-   */
-  static JsonObject onlyDevices(JsonObject passive, List<Integer> devices) {
-    if (devices.isEmpty()) {
-      return passive;
-    }
-    JsonObject copy = passive.deepCopy();
-    JsonArray kept = new JsonArray();
-    for (JsonElement e : array(passive, "devices")) {
-      JsonElement d = e.getAsJsonObject().get("device");
-      if (d != null && d.isJsonPrimitive() && devices.contains(d.getAsInt())) {
-        kept.add(e);
-      }
-    }
-    copy.add("devices", kept);
-    return copy;
   }
 
   private Report report(
       CheckLevel level,
       List<ProbeRun> runs,
-      Optional<JsonObject> passive,
+      Optional<PassiveSection> passive,
       List<Finding> more,
       long started,
       String coordination) {
-    JsonObject document = document(runs, passive);
+    StatusDocument document = document(runs, passive);
     List<Finding> all = new ArrayList<>(more);
     all.addAll(belowHostBaseline(runs));
     Verdict verdict = Verdict.judge(document, config.expectedFigures(), Verdict.Source.CHECK, all);
     return new Report(
         level, verdict, document, runs, (System.nanoTime() - started) / 1e9, coordination);
-  }
-
-  private Optional<JsonObject> agentPassive() {
-    return agentStatus
-        .map(s -> s.get("passive"))
-        .filter(JsonElement::isJsonObject)
-        .map(JsonElement::getAsJsonObject);
   }
 
   /** The device list checked against the devices the topology found. */
@@ -307,42 +277,28 @@ public final class LinkCheck {
     return settings;
   }
 
-  /** The check's runs in the shape of the agent's status, for {@link Verdict#judge}. */
-  static JsonObject document(List<ProbeRun> runs, Optional<JsonObject> passive) {
-    JsonArray targets = new JsonArray();
+  /** The check's runs as a status document, for {@link Verdict#judge}. */
+  static StatusDocument document(List<ProbeRun> runs, Optional<PassiveSection> passive) {
+    List<TargetEntry> targets = new ArrayList<>();
     for (ProbeRun run : runs) {
       for (TargetResult t : run.targets()) {
-        JsonObject o = new JsonObject();
-        o.addProperty("probe", run.probe());
-        o.addProperty("target", t.target());
-        o.addProperty("result", t.outcome().label());
-        o.addProperty("error", t.error());
-        if (!t.call().isEmpty()) {
-          o.addProperty("failed_call", t.call());
-        }
-        o.addProperty("duration_seconds", t.durationSeconds());
-        JsonArray figures = new JsonArray();
-        t.measurements().forEach(m -> figures.add(figure(m)));
-        o.add("measurements", figures);
-        targets.add(o);
+        targets.add(
+            new TargetEntry(
+                run.probe(),
+                t.target(),
+                t.outcome(),
+                t.error(),
+                t.call().isEmpty() ? null : t.call(),
+                t.durationSeconds(),
+                null,
+                null,
+                null,
+                t.measurements().stream().map(UnencodedFigure::of).toList(),
+                null,
+                null));
       }
     }
-    JsonObject doc = new JsonObject();
-    doc.addProperty("schema_version", Verdict.STATUS_SCHEMA_VERSION);
-    doc.add("targets", targets);
-    passive.ifPresent(p -> doc.add("passive", p));
-    return doc;
-  }
-
-  private static JsonElement figure(Measurement m) {
-    try {
-      return JsonParser.parseString(ProbeKind.USER_JSON.write(m));
-    } catch (RuntimeException e) {
-      JsonObject o = new JsonObject();
-      o.addProperty("type", m.getClass().getSimpleName());
-      o.addProperty("summary", m.summary());
-      return o;
-    }
+    return StatusDocument.ofCheck(targets, passive.orElse(null));
   }
 
   /**
@@ -354,18 +310,9 @@ public final class LinkCheck {
       return List.of();
     }
     Map<String, Double> agent = new HashMap<>();
-    for (JsonElement e : array(agentStatus.get(), "targets")) {
-      JsonObject t = e.getAsJsonObject();
-      for (JsonElement m : array(t, "measurements")) {
-        JsonObject fig = m.getAsJsonObject();
-        if ("P2pBandwidth".equals(string(fig, "type")) && fig.has("bytes_per_second")) {
-          agent.put(
-              key(
-                  fig.get("src").getAsInt(),
-                  fig.get("dst").getAsInt(),
-                  fig.get("size_bytes").getAsLong()),
-              fig.get("bytes_per_second").getAsDouble());
-        }
+    for (TargetEntry.Figure f : agentStatus.get().figures()) {
+      if (f.measurement() instanceof P2pBandwidth p && !Double.isNaN(p.bytesPerSecond())) {
+        agent.put(key(p.src(), p.dst(), p.sizeBytes()), p.bytesPerSecond());
       }
     }
     List<Finding> findings = new ArrayList<>();

@@ -1,9 +1,6 @@
 package io.linkwatch.cli;
 
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
+import com.google.gson.annotations.JsonAdapter;
 import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.check.CheckLevel;
@@ -11,12 +8,16 @@ import io.linkwatch.check.LinkCheck;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.HttpClientConfig;
-import io.linkwatch.http.PassiveStatus;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.StatusCodec;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
+import io.linkwatch.util.Json;
 import io.linkwatch.util.LogSetup;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.worker.WorkerProcess;
@@ -176,7 +177,7 @@ final class CheckCommand implements Callable<Integer> {
     String agentUrl = url != null ? url : LocalAgentUrl.of(cfg);
     HttpClientConfig http = httpConfig.load(agentUrl);
     List<String> agentNotes = new ArrayList<>();
-    Optional<JsonObject> agentStatus = agentStatus(agentUrl, http, agentNotes);
+    Optional<StatusDocument> agentStatus = agentStatus(agentUrl, http, agentNotes);
     AgentConfig fixed = cfg;
     LinkCheck check =
         new LinkCheck(
@@ -217,7 +218,7 @@ final class CheckCommand implements Callable<Integer> {
    * The agent's status, when one answers within 2 s; no agent is a normal case, said in a note with
    * the reason (an agent that wants a login is not "no agent").
    */
-  private static Optional<JsonObject> agentStatus(
+  private static Optional<StatusDocument> agentStatus(
       String agentUrl, HttpClientConfig http, List<String> notes) {
     Duration limit = Duration.ofSeconds(2);
     try {
@@ -237,7 +238,7 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   /** One read round of the link state in a watcher process of our own, when no agent gave it. */
-  private static Optional<JsonObject> ownLinkReads(AgentConfig cfg) {
+  private static Optional<PassiveSection> ownLinkReads(AgentConfig cfg) {
     PassiveStore store = new PassiveStore(Clock.systemUTC());
     PassiveWatcher watcher =
         PassiveWatcher.of(
@@ -253,41 +254,45 @@ final class CheckCommand implements Callable<Integer> {
     try (watcher) {
       watcher.round();
     }
-    return Optional.of(
-        JsonParser.parseString(PassiveStatus.json(store).encode()).getAsJsonObject());
+    return Optional.of(PassiveSection.of(store));
   }
+
+  /**
+   * What {@code check --json} prints: the verdict, its findings and notes, how the check ran, and
+   * the targets and link readings it judged, as the agent's status spells them.
+   */
+  record CheckOutput(
+      int schemaVersion,
+      String level,
+      String state,
+      String firstLine,
+      int exitCode,
+      List<FindingOutput> findings,
+      List<String> notes,
+      double durationSeconds,
+      String coordination,
+      List<TargetEntry> targets,
+      @JsonAdapter(value = Json.OmittedWhenNull.class, nullSafe = false) PassiveSection passive) {}
+
+  /** One finding, its state as the verdict's word ({@code FAIL}). */
+  record FindingOutput(String code, String state, String subject, String detail) {}
 
   private String json(LinkCheck.Report report, List<String> notes) {
     Verdict v = report.verdict();
-    JsonObject o = new JsonObject();
-    o.addProperty("schema_version", 1);
-    o.addProperty("level", report.level().id());
-    o.addProperty("state", v.state().name());
-    o.addProperty("first_line", v.firstLine(output.format.word(v.state())));
-    o.addProperty("exit_code", output.format.exitCode(v.state()));
-    JsonArray findings = new JsonArray();
-    for (Verdict.Finding f : v.findings()) {
-      JsonObject fo = new JsonObject();
-      fo.addProperty("code", f.code());
-      fo.addProperty("state", f.state().name());
-      fo.addProperty("subject", f.subject());
-      fo.addProperty("detail", f.detail());
-      findings.add(fo);
-    }
-    o.add("findings", findings);
-    JsonArray n = new JsonArray();
-    notes.forEach(n::add);
-    o.add("notes", n);
-    o.addProperty("duration_seconds", report.seconds());
-    o.addProperty("coordination", report.coordination());
-    o.add("targets", report.document().get("targets"));
-    if (report.document().has("passive")) {
-      o.add("passive", report.document().get("passive"));
-    }
-    return new GsonBuilder()
-        .setPrettyPrinting()
-        .serializeSpecialFloatingPointValues()
-        .create()
-        .toJson(o);
+    return StatusCodec.encodePart(
+        new CheckOutput(
+            1,
+            report.level().id(),
+            v.state().name(),
+            v.firstLine(output.format.word(v.state())),
+            output.format.exitCode(v.state()),
+            v.findings().stream()
+                .map(f -> new FindingOutput(f.code(), f.state().name(), f.subject(), f.detail()))
+                .toList(),
+            notes,
+            report.seconds(),
+            report.coordination(),
+            report.document().targets(),
+            report.document().passive()));
   }
 }

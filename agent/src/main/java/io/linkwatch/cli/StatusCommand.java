@@ -1,6 +1,5 @@
 package io.linkwatch.cli;
 
-import com.google.gson.JsonParseException;
 import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.check.CheckLevel;
@@ -129,11 +128,8 @@ final class StatusCommand implements Callable<Integer> {
     Verdict verdict;
     try {
       verdict = Verdict.judge(agent.fetch(), expected);
-    } catch (IOException | JsonParseException | IllegalStateException e) {
+    } catch (IOException | IllegalStateException e) {
       verdict = Verdict.unreachable(base, AgentFailure.reason(e, timeout, http));
-    } catch (RuntimeException e) {
-      // A status document of another shape (another version of the agent): no verdict from it.
-      verdict = Verdict.unreachable(base, "unreadable status: " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       verdict = Verdict.unreachable(base, "interrupted");

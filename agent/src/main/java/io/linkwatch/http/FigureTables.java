@@ -6,13 +6,16 @@ import static io.linkwatch.http.StatusFormat.size;
 
 import io.linkwatch.history.SeriesId;
 import io.linkwatch.http.CellJudge.Judgement;
-import io.linkwatch.http.StatusFacts.Fig;
 import io.linkwatch.http.StatusPageModel.Cell;
 import io.linkwatch.http.StatusPageModel.CollectiveRow;
 import io.linkwatch.http.StatusPageModel.Collectives;
 import io.linkwatch.http.StatusPageModel.HostTransfer;
 import io.linkwatch.http.StatusPageModel.HostTransferRow;
-import io.vertx.core.json.JsonObject;
+import io.linkwatch.probe.collective.CollectiveBusBandwidth;
+import io.linkwatch.probe.collective.CollectiveLatency;
+import io.linkwatch.probe.hosttransfer.HostBufferPages;
+import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.status.TargetEntry.Figure;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -48,29 +51,23 @@ final class FigureTables {
   /** Host transfer per device, NUMA node and size; null without a figure. */
   HostTransfer hostTransfer() {
     // (device, cpu node, size) -> "memory direction" -> figure
-    Map<List<Long>, Map<String, Fig>> rows = new TreeMap<>(LONG_LIST_ORDER);
+    Map<List<Long>, Map<String, Figure>> rows = new TreeMap<>(LONG_LIST_ORDER);
     Map<List<Long>, List<String>> pages = new TreeMap<>(LONG_LIST_ORDER);
-    for (Fig f : facts.figures()) {
-      String type = f.json().getString("type", "");
-      if (!f.probe().equals("host_transfer")) {
-        continue;
-      }
-      long device = f.json().getLong("device", -1L);
-      long node = f.json().getLong("cpu_node", -1L);
-      if (type.equals("HostTransferBandwidth")) {
+    for (Figure f : facts.figures()) {
+      if (f.measurement() instanceof HostTransferBandwidth h) {
         rows.computeIfAbsent(
-                List.of(device, node, f.json().getLong("size_bytes", 0L)), k -> new TreeMap<>())
-            .put(f.json().getString("memory") + " " + f.json().getString("direction"), f);
-      } else if (type.equals("HostBufferPages")) {
+                List.of((long) h.device(), (long) h.cpuNode(), h.sizeBytes()), k -> new TreeMap<>())
+            .put(h.memory() + " " + h.direction(), f);
+      } else if (f.measurement() instanceof HostBufferPages p) {
         pages
-            .computeIfAbsent(List.of(device, node), k -> new ArrayList<>())
+            .computeIfAbsent(List.of((long) p.device(), (long) p.cpuNode()), k -> new ArrayList<>())
             .add(
                 String.format(
                     Locale.ROOT,
                     "%s: %.0f %% on node %s",
-                    f.json().getString("memory"),
-                    100 * f.json().getDouble("ratio", Double.NaN),
-                    f.json().getValue("mem_node")));
+                    p.memory(),
+                    100 * p.ratio(),
+                    p.memNode()));
       }
     }
     if (rows.isEmpty()) {
@@ -86,19 +83,20 @@ final class FigureTables {
       boolean verified = !row.getValue().isEmpty();
       List<Cell> cells = new ArrayList<>();
       for (String c : HOST_COLUMNS) {
-        Fig f = row.getValue().get(c);
+        Figure f = row.getValue().get(c);
         if (f == null) {
           cells.add(Cell.empty(null, false));
           continue;
         }
-        double bps = f.json().getDouble("bytes_per_second", Double.NaN);
-        memNodes.add(String.valueOf(f.json().getValue("mem_node")));
-        method = f.json().getString("placement_method", method);
-        String series = SeriesId.id("host_transfer", f.target(), c.replace(' ', '_'), size);
+        HostTransferBandwidth h = (HostTransferBandwidth) f.measurement();
+        double bps = h.bytesPerSecond();
+        memNodes.add(String.valueOf(h.memNode()));
+        method = h.placementMethod() == null ? method : h.placementMethod();
+        String series = SeriesId.id(f.probe(), f.target(), c.replace(' ', '_'), size);
         String name = facts.names().get((int) device);
-        Judgement j = judge.judge(facts, series, bps, false, name, c, "host_transfer", size);
+        Judgement j = judge.judge(facts, series, bps, false, name, c, f.probe(), size);
         cells.add(StatusPage.figureCell(j, gbps(bps), "", null, f.target(), null, series));
-        verified &= placementVerified(f.json());
+        verified &= placementVerified(h);
       }
       out.add(
           new HostTransferRow(
@@ -117,28 +115,34 @@ final class FigureTables {
    * Whether the probe found where a figure's buffer pages were ({@code move_pages} or {@code
    * numa_maps}); {@code unknown} means they were not checked and the row's NUMA claim is unproven.
    */
-  private static boolean placementVerified(JsonObject figure) {
-    return !"unknown".equals(figure.getString("placement_method", "unknown"))
-        && !"unknown".equals(String.valueOf(figure.getValue("mem_node", "unknown")));
+  private static boolean placementVerified(HostTransferBandwidth figure) {
+    return figure.placementMethod() != null
+        && !"unknown".equals(figure.placementMethod())
+        && figure.memNode() != null
+        && !"unknown".equals(figure.memNode());
   }
 
   /** Latency and bus bandwidth per collective, devices and size; null without a figure. */
   Collectives collectives() {
     // (probe, devices, size) -> latency, bus bandwidth
-    Map<String, Fig[]> rows = new TreeMap<>();
-    for (Fig f : facts.figures()) {
-      String type = f.json().getString("type", "");
-      int slot = type.endsWith("Latency") ? 0 : type.endsWith("BusBandwidth") ? 1 : -1;
-      if (slot < 0 || !f.json().containsKey("devices")) {
+    Map<String, Figure[]> rows = new TreeMap<>();
+    for (Figure f : facts.figures()) {
+      String devices;
+      long size;
+      int slot;
+      if (f.measurement() instanceof CollectiveLatency l) {
+        devices = l.devices();
+        size = l.sizeBytes();
+        slot = 0;
+      } else if (f.measurement() instanceof CollectiveBusBandwidth b) {
+        devices = b.devices();
+        size = b.sizeBytes();
+        slot = 1;
+      } else {
         continue;
       }
-      String key =
-          f.probe()
-              + "|"
-              + f.json().getString("devices")
-              + "|"
-              + String.format(Locale.ROOT, "%020d", f.json().getLong("size_bytes", 0L));
-      rows.computeIfAbsent(key, k -> new Fig[2])[slot] = f;
+      String key = f.probe() + "|" + devices + "|" + String.format(Locale.ROOT, "%020d", size);
+      rows.computeIfAbsent(key, k -> new Figure[2])[slot] = f;
     }
     if (rows.isEmpty()) {
       return null;
@@ -147,32 +151,33 @@ final class FigureTables {
     for (var row : rows.entrySet()) {
       String[] k = row.getKey().split("\\|");
       long size = Long.parseLong(k[2]);
-      Fig lat = row.getValue()[0];
-      Fig bus = row.getValue()[1];
+      Figure lat = row.getValue()[0];
+      Figure bus = row.getValue()[1];
       Cell latency = null;
       String p99 = "";
-      if (lat != null && lat.json().getValue("p50_seconds") instanceof Number p50) {
+      if (lat != null) {
+        CollectiveLatency l = (CollectiveLatency) lat.measurement();
+        double p50 = l.p50Seconds();
         String[] ranks = k[1].split(",");
         String series = SeriesId.id(k[0], lat.target(), "latency_p50", size);
         Judgement j =
             judge.judge(
                 facts,
                 series,
-                p50.doubleValue(),
+                p50,
                 true,
                 facts.names().get(Integer.parseInt(ranks[0].strip())),
                 ranks.length + " ranks",
                 k[0],
                 size);
-        latency =
-            StatusPage.figureCell(
-                j, micros(p50.doubleValue()), "", null, lat.target(), null, series);
-        p99 = micros(lat.json().getDouble("p99_seconds", Double.NaN));
+        latency = StatusPage.figureCell(j, micros(p50), "", null, lat.target(), null, series);
+        p99 = micros(l.p99Seconds());
       }
       String busBandwidth = null;
       String busSeries = null;
       if (bus != null) {
-        busBandwidth = gbps(bus.json().getDouble("bus_bytes_per_second", Double.NaN)) + " GB/s";
+        CollectiveBusBandwidth b = (CollectiveBusBandwidth) bus.measurement();
+        busBandwidth = gbps(b.busBytesPerSecond()) + " GB/s";
         busSeries = SeriesId.id(k[0], bus.target(), "bus_bandwidth", size);
       }
       out.add(new CollectiveRow(k[0], k[1], size(size), latency, p99, busBandwidth, busSeries));

@@ -2,21 +2,16 @@ package io.linkwatch.http;
 
 import io.linkwatch.config.WebConfig;
 import io.linkwatch.config.WebSettings;
-import io.linkwatch.kubelet.DeviceHolder;
 import io.linkwatch.passive.PassiveStore;
-import io.linkwatch.probe.result.DeviceActivity;
-import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.state.ResultStore;
-import io.linkwatch.state.TargetStatus;
-import io.linkwatch.verdict.Verdict;
+import io.linkwatch.state.StatusDocuments;
+import io.linkwatch.status.StatusCodec;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
@@ -199,109 +194,13 @@ public final class HttpApi implements AutoCloseable {
     ctx.response().putHeader("Content-Type", body.contentType()).end(body.content());
   }
 
-  /**
-   * A figure as {@code probe --json} writes it. A failed figure is NaN there, which JSON cannot
-   * carry: such a figure is given as its type and summary, so one bad value never fails the status.
-   */
-  private static JsonObject figure(io.linkwatch.probe.result.Measurement m) {
-    try {
-      return new JsonObject(ProbeKind.USER_JSON.write(m));
-    } catch (io.vertx.core.json.DecodeException e) {
-      return new JsonObject().put("type", m.getClass().getSimpleName()).put("summary", m.summary());
-    }
-  }
-
   private static void status(
       RoutingContext ctx,
       ResultStore store,
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes) {
-    JsonObject body = statusJson(store, passive, nextFireTimes);
-    ctx.response().putHeader("Content-Type", "application/json").end(body.encodePrettily());
-  }
-
-  /** The status document as {@code /api/v1/status} serves it, for the agent's own verdict. */
-  public static String statusDocument(
-      ResultStore store, PassiveStore passive, Supplier<Map<String, Instant>> nextFireTimes) {
-    return statusJson(store, passive, nextFireTimes).encode();
-  }
-
-  /** The status document: every target's last run and figures, device activity, passive. */
-  static JsonObject statusJson(
-      ResultStore store, PassiveStore passive, Supplier<Map<String, Instant>> nextFireTimes) {
-    Map<String, Instant> next = nextFireTimes.get();
-    JsonArray targets = new JsonArray();
-    for (TargetStatus s : store.statuses()) {
-      JsonObject o =
-          new JsonObject()
-              .put("probe", s.probe())
-              .put("target", s.target())
-              .put("result", s.lastOutcome().label())
-              .put("error", s.error())
-              .put("failed_call", s.call().isEmpty() ? null : s.call())
-              .put("duration_seconds", s.durationSeconds())
-              .put(
-                  "last_run",
-                  Instant.ofEpochMilli((long) (s.lastRunEpochSeconds() * 1000)).toString())
-              .put(
-                  "last_success",
-                  s.lastSuccessEpochSeconds() > 0
-                      ? Instant.ofEpochMilli((long) (s.lastSuccessEpochSeconds() * 1000)).toString()
-                      : null);
-      Instant n = next.get(s.probe());
-      o.put("next_run", n == null ? null : n.toString());
-      // The last figures, as `probe --json` writes them ({"type": "P2pBandwidth", ...}): what
-      // `linkwatch status` judges against the expected figures.
-      JsonArray figures = new JsonArray();
-      s.measurements().forEach(m -> figures.add(figure(m)));
-      o.put("measurements", figures);
-      if (s.deferred()) {
-        o.put(
-            "waiting_for_idle_since",
-            Instant.ofEpochMilli((long) (s.deferredSinceEpochSeconds() * 1000)).toString());
-        o.put("waiting_because", s.deferredBecause());
-      }
-      targets.add(o);
-    }
-    JsonArray devices = new JsonArray();
-    for (DeviceActivity a : store.deviceActivity()) {
-      JsonArray reasons = new JsonArray();
-      a.reasons().forEach(r -> reasons.add(r.detail()));
-      JsonObject device =
-          new JsonObject()
-              .put("device", a.device())
-              .put("busy", a.busy())
-              .put("source", a.source())
-              .put("reasons", reasons)
-              .put("checked", Instant.ofEpochMilli(a.checkedAtMillis()).toString());
-      List<DeviceHolder> holders = store.holders(a);
-      if (!holders.isEmpty()) {
-        device.put("holders", PodStatus.holders(holders));
-      }
-      devices.add(device);
-    }
-    JsonObject tolerated = new JsonObject();
-    store
-        .lastTolerated()
-        .forEach(
-            (probe, failures) -> {
-              JsonArray list = new JsonArray();
-              failures.forEach(list::add);
-              tolerated.put(probe, list);
-            });
-    JsonObject schedule = new JsonObject();
-    next.forEach((probe, at) -> schedule.put(probe, at.toString()));
-    JsonObject body =
-        new JsonObject()
-            .put("schema_version", Verdict.STATUS_SCHEMA_VERSION)
-            .put("targets", targets)
-            .put("devices", devices)
-            .put("next_runs", schedule)
-            .put("not_applicable", new JsonObject(Map.copyOf(store.notApplicable())))
-            .put("tolerated_failures", tolerated)
-            .put("passive", passive == null ? null : PassiveStatus.json(passive))
-            .put("pod_resources", store.podLookup().map(PodStatus::lookup).orElse(null));
-    return body;
+    String body = StatusCodec.encode(StatusDocuments.of(store, passive, nextFireTimes.get()));
+    ctx.response().putHeader("Content-Type", "application/json").end(body);
   }
 
   /**
@@ -321,7 +220,11 @@ public final class HttpApi implements AutoCloseable {
       refresh = Math.max(1, Math.min(3600, Integer.parseInt(asked)));
     }
     String html =
-        page.render(statusJson(store, passive, nextFireTimes), history, Instant.now(), refresh);
+        page.render(
+            StatusDocuments.of(store, passive, nextFireTimes.get()),
+            history,
+            Instant.now(),
+            refresh);
     ctx.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-store")

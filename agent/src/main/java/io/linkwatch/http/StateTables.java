@@ -7,15 +7,19 @@ import static io.linkwatch.http.StatusFormat.string;
 import static io.linkwatch.http.StatusFormat.until;
 
 import io.linkwatch.history.SeriesId;
-import io.linkwatch.http.StatusFacts.Fig;
 import io.linkwatch.http.StatusPageModel.DeviceRow;
 import io.linkwatch.http.StatusPageModel.Devices;
 import io.linkwatch.http.StatusPageModel.Health;
 import io.linkwatch.http.StatusPageModel.HealthRow;
 import io.linkwatch.http.StatusPageModel.LinkRow;
 import io.linkwatch.http.StatusPageModel.Links;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import io.linkwatch.passive.LinkState;
+import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.status.DeviceEntry;
+import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,42 +33,33 @@ final class StateTables {
   private StateTables() {}
 
   /** Every device the inventory or the busy check knows; null without one. */
-  static Devices devices(JsonObject status, StatusFacts facts) {
-    JsonArray devices = status.getJsonArray("devices", new JsonArray());
-    Map<Integer, JsonObject> activity = new TreeMap<>();
-    devices.forEach(o -> activity.put(((JsonObject) o).getInteger("device"), (JsonObject) o));
+  static Devices devices(StatusDocument status, StatusFacts facts) {
+    Map<Integer, DeviceEntry> activity = new TreeMap<>();
+    status.devices().forEach(d -> activity.put(d.device(), d));
     TreeSet<Integer> all = new TreeSet<>(facts.names().keySet());
     all.addAll(activity.keySet());
     if (all.isEmpty()) {
       return null;
     }
-    Map<Integer, Fig> hbm = new TreeMap<>();
+    Map<Integer, TargetEntry.Figure> hbm = new TreeMap<>();
     Map<Integer, Long> memory = new TreeMap<>();
-    for (Fig f : facts.figures()) {
-      String type = f.json().getString("type", "");
-      if (type.equals("DeviceMemoryBandwidth")) {
-        hbm.put(f.json().getInteger("device"), f);
-      } else if (type.equals("DeviceInfo")
-          && f.json().getValue("memory_total_bytes") instanceof Number n) {
-        memory.put(f.json().getInteger("device"), n.longValue());
+    for (TargetEntry.Figure f : facts.figures()) {
+      if (f.measurement() instanceof DeviceMemoryBandwidth b) {
+        hbm.put(b.device(), f);
+      } else if (f.measurement() instanceof DeviceInfo i) {
+        memory.put(i.device(), i.memoryTotalBytes());
       }
     }
     List<DeviceRow> rows = new ArrayList<>();
     for (int d : all) {
-      JsonObject a = activity.get(d);
-      boolean busy = a != null && a.getBoolean("busy", false);
-      Fig local = hbm.get(d);
+      DeviceEntry a = activity.get(d);
+      TargetEntry.Figure local = hbm.get(d);
       String localCopy = null;
       String localSeries = null;
       if (local != null) {
-        JsonObject json = local.json();
-        localCopy = gbps(json.getDouble("bytes_per_second", Double.NaN)) + " GB/s";
-        long size = json.getLong("size_bytes", 0L);
-        localSeries = SeriesId.id(local.probe(), local.target(), "bandwidth", size);
-      }
-      List<String> reasons = new ArrayList<>();
-      if (a != null) {
-        a.getJsonArray("reasons", new JsonArray()).forEach(r -> reasons.add(String.valueOf(r)));
+        DeviceMemoryBandwidth b = (DeviceMemoryBandwidth) local.measurement();
+        localCopy = gbps(b.bytesPerSecond()) + " GB/s";
+        localSeries = SeriesId.id(local.probe(), local.target(), "bandwidth", b.sizeBytes());
       }
       rows.add(
           new DeviceRow(
@@ -74,74 +69,83 @@ final class StateTables {
               localCopy,
               localSeries,
               a != null,
-              busy,
-              String.join("; ", reasons),
-              a == null ? null : a.getString("source", "") + " " + a.getString("checked", "")));
+              a != null && a.busy(),
+              a == null ? "" : String.join("; ", a.reasons()),
+              a == null ? null : a.source() + " " + (a.checked() == null ? "" : a.checked())));
     }
     return new Devices(rows);
   }
 
-  /** A row per link and PCIe hop of every device the passive reader read; null without one. */
-  static Links links(JsonObject status) {
-    JsonObject passive = status.getJsonObject("passive");
-    if (passive == null) {
-      return null;
+  /** One row of the links table: a link, or a PCIe hop shown as one. */
+  private record Row(
+      String link,
+      String type,
+      String peer,
+      Boolean up,
+      Integer lanes,
+      Integer max,
+      Map<String, Long> errors) {
+    static Row of(LinkState l) {
+      return new Row(
+          l.link(),
+          l.linkType(),
+          l.peer(),
+          l.up(),
+          l.lanes(),
+          l.lanesMax(),
+          new TreeMap<>(l.errors()));
     }
-    JsonArray devices = passive.getJsonArray("devices", new JsonArray());
-    if (devices.isEmpty()) {
+
+    static Row of(PassiveSection.PcieLink hop) {
+      return new Row(
+          "PCIe " + (hop.role() == null ? "" : hop.role().label()),
+          hop.pciAddress(),
+          null,
+          null,
+          hop.width(),
+          hop.maxWidth(),
+          Map.of());
+    }
+  }
+
+  /** A row per link and PCIe hop of every device the passive reader read; null without one. */
+  static Links links(StatusDocument status) {
+    PassiveSection passive = status.passive();
+    if (passive == null || passive.devices().isEmpty()) {
       return null;
     }
     List<LinkRow> out = new ArrayList<>();
-    for (Object o : devices) {
-      JsonObject d = (JsonObject) o;
-      List<JsonObject> rows = new ArrayList<>();
-      d.getJsonArray("links", new JsonArray()).forEach(l -> rows.add((JsonObject) l));
-      for (Object p : d.getJsonArray("pcie", new JsonArray())) {
-        JsonObject hop = (JsonObject) p;
-        rows.add(
-            new JsonObject()
-                .put("link", "PCIe " + hop.getString("role", ""))
-                .put("link_type", hop.getString("pci_address", ""))
-                .put("lanes", hop.getValue("width"))
-                .put("lanes_max", hop.getValue("max_width")));
+    for (PassiveSection.Device d : passive.devices()) {
+      List<Row> rows = new ArrayList<>();
+      d.links().forEach(l -> rows.add(Row.of(l)));
+      d.pcie().forEach(h -> rows.add(Row.of(h)));
+      String read = d.result() == null ? "" : d.result().label();
+      if (d.failedCall() != null) {
+        read += " in " + d.failedCall();
       }
-      String read = d.getString("result", "");
-      if (d.getString("failed_call") != null) {
-        read += " in " + d.getString("failed_call");
-      }
-      if (d.getString("skipped_because") != null) {
-        read += " (" + d.getString("skipped_because") + ")";
+      if (d.skippedBecause() != null) {
+        read += " (" + d.skippedBecause() + ")";
       }
       if (rows.isEmpty()) {
-        rows.add(new JsonObject());
+        rows.add(new Row(null, null, null, null, null, null, Map.of()));
       }
-      for (JsonObject l : rows) {
-        Object up = l.getValue("up");
-        Object lanes = l.getValue("lanes");
-        Object max = l.getValue("lanes_max");
-        boolean narrow =
-            lanes instanceof Number n && max instanceof Number m && n.intValue() < m.intValue();
-        JsonObject errors = l.getJsonObject("errors", new JsonObject());
-        long sum = 0;
-        for (String k : errors.fieldNames()) {
-          if (errors.getValue(k) instanceof Number n) {
-            sum += n.longValue();
-          }
-        }
+      for (Row l : rows) {
+        boolean narrow = l.lanes() != null && l.max() != null && l.lanes() < l.max();
+        long sum = l.errors().values().stream().mapToLong(Long::longValue).sum();
         List<String> parts = new ArrayList<>();
-        errors.forEach(e -> parts.add(e.getKey() + " " + e.getValue()));
+        l.errors().forEach((k, v) -> parts.add(k + " " + v));
         out.add(
             new LinkRow(
-                d.getString("source", ""),
-                String.valueOf(d.getValue("device")),
+                d.source() == null ? "" : d.source().id(),
+                String.valueOf(d.device()),
                 read,
-                string(l.getValue("link")),
-                string(l.getValue("link_type")),
-                string(l.getValue("peer")),
-                Boolean.FALSE.equals(up),
-                up == null ? "" : "up",
+                string(l.link()),
+                string(l.type()),
+                string(l.peer()),
+                Boolean.FALSE.equals(l.up()),
+                l.up() == null ? "" : "up",
                 narrow,
-                lanes == null ? "" : lanes + (max == null ? "" : " / " + max),
+                l.lanes() == null ? "" : l.lanes() + (l.max() == null ? "" : " / " + l.max()),
                 sum > 0,
                 String.join(", ", parts)));
       }
@@ -150,35 +154,28 @@ final class StateTables {
   }
 
   /** Every target's last run and next one, and the probes that do not apply here. */
-  static Health health(JsonObject status, Instant now) {
+  static Health health(StatusDocument status, Instant now) {
     List<HealthRow> rows = new ArrayList<>();
-    for (Object o : status.getJsonArray("targets", new JsonArray())) {
-      JsonObject t = (JsonObject) o;
-      String result = t.getString("result", "");
-      Object took = t.getValue("duration_seconds");
-      String call = t.getString("failed_call");
+    for (TargetEntry t : status.targets()) {
+      String call = t.failedCall();
       String waiting =
-          t.containsKey("waiting_for_idle_since")
-              ? "since "
-                  + ago(t.getString("waiting_for_idle_since"), now)
-                  + ": "
-                  + t.getString("waiting_because", "")
+          t.waiting()
+              ? "since " + ago(t.waitingForIdleSince(), now) + ": " + t.waitingBecause()
               : null;
       rows.add(
           new HealthRow(
-              t.getString("probe", ""),
-              t.getString("target", ""),
-              result.equals("success"),
-              result,
-              ago(t.getString("last_run"), now),
-              took instanceof Number n ? String.format(Locale.ROOT, "%.2f s", n.doubleValue()) : "",
-              (call == null ? "" : call + ": ") + t.getString("error", ""),
+              t.probe(),
+              t.target(),
+              t.succeeded(),
+              t.resultLabel(),
+              ago(t.lastRun(), now),
+              String.format(Locale.ROOT, "%.2f s", t.durationSeconds()),
+              (call == null ? "" : call + ": ") + t.error(),
               waiting,
-              until(t.getString("next_run"), now)));
+              until(t.nextRun(), now)));
     }
-    JsonObject na = status.getJsonObject("not_applicable", new JsonObject());
     List<String> parts = new ArrayList<>();
-    na.forEach(e -> parts.add(e.getKey() + " (" + e.getValue() + ")"));
+    status.notApplicable().forEach((probe, why) -> parts.add(probe + " (" + why + ")"));
     return new Health(rows, parts.isEmpty() ? null : String.join("; ", parts));
   }
 }

@@ -3,9 +3,7 @@ package io.linkwatch.http;
 import io.linkwatch.util.Gbps;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * The status page's figures, sizes and ages as text. The page writes a space before every unit
@@ -46,30 +44,17 @@ final class StatusFormat {
   }
 
   /** {@code 12 s ago}, {@code 3 min ago}, or empty. */
-  static String ago(String iso, Instant now) {
-    return instant(iso).map(t -> span(Duration.between(t, now)) + " ago").orElse("");
+  static String ago(Instant at, Instant now) {
+    return at == null ? "" : span(Duration.between(at, now)) + " ago";
   }
 
   /** {@code in 12 s}, {@code due}, or empty. */
-  static String until(String iso, Instant now) {
-    return instant(iso)
-        .map(
-            t -> {
-              Duration d = Duration.between(now, t);
-              return d.isNegative() ? "due" : "in " + span(d);
-            })
-        .orElse("");
-  }
-
-  private static Optional<Instant> instant(String iso) {
-    if (iso == null || iso.isEmpty()) {
-      return Optional.empty();
+  static String until(Instant at, Instant now) {
+    if (at == null) {
+      return "";
     }
-    try {
-      return Optional.of(Instant.parse(iso));
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
+    Duration d = Duration.between(now, at);
+    return d.isNegative() ? "due" : "in " + span(d);
   }
 
   private static String span(Duration d) {

@@ -6,14 +6,17 @@ import static io.linkwatch.http.StatusFormat.size;
 import io.linkwatch.history.SeriesId;
 import io.linkwatch.http.CellJudge.Judgement;
 import io.linkwatch.http.CellJudge.State;
-import io.linkwatch.http.StatusFacts.Fig;
 import io.linkwatch.http.StatusPageModel.Cell;
 import io.linkwatch.http.StatusPageModel.Content;
 import io.linkwatch.http.StatusPageModel.Matrix;
 import io.linkwatch.http.StatusPageModel.MatrixRow;
 import io.linkwatch.http.StatusPageModel.Pair;
+import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
 import io.linkwatch.verdict.ExpectedFigure;
-import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -66,23 +69,20 @@ final class StatusPage {
    * The whole page for {@code status} (the {@code /api/v1/status} document), its cells judged
    * against {@code history} where no expected figure applies.
    */
-  String render(JsonObject status, HistoryReferences history, Instant now, int refreshSeconds) {
+  String render(StatusDocument status, HistoryReferences history, Instant now, int refreshSeconds) {
     StatusFacts facts = StatusFacts.of(status, history.get());
     return StatusTemplates.render(
         history.version(), refreshSeconds, content(facts, status, now, refreshSeconds));
   }
 
-  private Content content(StatusFacts facts, JsonObject status, Instant now, int refreshSeconds) {
+  private Content content(
+      StatusFacts facts, StatusDocument status, Instant now, int refreshSeconds) {
     List<Matrix> matrices = new ArrayList<>();
-    matrices.addAll(
-        matrix(facts, "p2p", "P2pBandwidth", "src", "dst", "Device to device (p2p), GB/s"));
+    matrices.addAll(matrix(facts, "p2p", "Device to device (p2p), GB/s"));
     matrices.addAll(
         matrix(
             facts,
             "p2p_bidirectional",
-            "P2pBidirectionalBandwidth",
-            "a",
-            "b",
             "Both directions at once (p2p_bidirectional), GB/s per pair"));
     FigureTables figures = new FigureTables(judge, facts);
     return new Content(
@@ -107,24 +107,49 @@ final class StatusPage {
     return b.toString();
   }
 
+  /**
+   * A device pair's copy figure, from either end: {@code bothWays} for a figure of both directions
+   * at once, which fills both of its cells.
+   */
+  private record PairFigure(
+      String target,
+      int a,
+      int b,
+      long sizeBytes,
+      double bytesPerSecond,
+      String link,
+      boolean bothWays) {
+    static PairFigure of(TargetEntry.Figure f) {
+      Measurement m = f.measurement();
+      if (m instanceof P2pBandwidth p) {
+        return new PairFigure(
+            f.target(), p.src(), p.dst(), p.sizeBytes(), p.bytesPerSecond(), p.link(), false);
+      }
+      if (m instanceof P2pBidirectionalBandwidth p) {
+        return new PairFigure(
+            f.target(), p.a(), p.b(), p.sizeBytes(), p.bytesPerSecond(), p.link(), true);
+      }
+      return null;
+    }
+  }
+
   /** A device pair matrix (p2p or bidirectional), one table per size. */
-  private List<Matrix> matrix(
-      StatusFacts facts, String probe, String type, String a, String b, String title) {
+  private List<Matrix> matrix(StatusFacts facts, String probe, String title) {
     // size -> (a, b) -> figure and its target
-    Map<Long, Map<List<Integer>, Fig>> bySize = new TreeMap<>();
-    for (Fig f : facts.figures()) {
-      if (f.probe().equals(probe) && f.json().getString("type", "").equals(type)) {
-        Map<List<Integer>, Fig> pairs =
-            bySize.computeIfAbsent(
-                f.json().getLong("size_bytes", 0L), k -> new TreeMap<>(PAIR_ORDER));
-        pairs.put(List.of(f.json().getInteger(a), f.json().getInteger(b)), f);
-        if (!probe.equals("p2p")) {
-          // Both directions at once: one figure per pair, shown in both of its cells.
-          pairs.put(List.of(f.json().getInteger(b), f.json().getInteger(a)), f);
-        }
+    Map<Long, Map<List<Integer>, PairFigure>> bySize = new TreeMap<>();
+    for (TargetEntry.Figure figure : facts.figures()) {
+      PairFigure f = figure.probe().equals(probe) ? PairFigure.of(figure) : null;
+      if (f == null) {
+        continue;
+      }
+      Map<List<Integer>, PairFigure> pairs =
+          bySize.computeIfAbsent(f.sizeBytes(), k -> new TreeMap<>(PAIR_ORDER));
+      pairs.put(List.of(f.a(), f.b()), f);
+      if (f.bothWays()) {
+        pairs.put(List.of(f.b(), f.a()), f);
       }
     }
-    Map<String, JsonObject> failed = facts.unsuccessful(probe);
+    Map<String, TargetEntry> failed = facts.unsuccessful(probe);
     if (bySize.isEmpty() && failed.isEmpty()) {
       return List.of();
     }
@@ -154,24 +179,24 @@ final class StatusPage {
   private Cell pairCell(
       StatusFacts facts,
       String probe,
-      Fig f,
-      Map<String, JsonObject> failed,
+      PairFigure f,
+      Map<String, TargetEntry> failed,
       int s,
       int d,
       long size) {
     String target = probe.equals("p2p") ? s + "->" + d : Math.min(s, d) + "<->" + Math.max(s, d);
-    JsonObject bad = failed.get(target);
+    TargetEntry bad = failed.get(target);
     Pair pair = new Pair(s, d);
     if (s == d) {
       return Cell.diagonalCell();
     } else if (f != null) {
-      double bps = f.json().getDouble("bytes_per_second", Double.NaN);
-      String link = f.json().getString("link", "");
+      double bps = f.bytesPerSecond();
+      String link = f.link() == null ? "" : f.link();
       String series = SeriesId.id(probe, f.target(), "bandwidth", size);
       Judgement j = judge.judge(facts, series, bps, false, facts.names().get(s), link, probe, size);
       return figureCell(j, gbps(bps), link, bad, f.target(), pair, series);
     } else if (bad != null) {
-      return Cell.failed(pair, StatusFacts.why(bad), bad.getString("result"));
+      return Cell.failed(pair, StatusFacts.why(bad), bad.resultLabel());
     }
     return Cell.empty(pair, facts.targets().contains(probe + "|" + target));
   }
@@ -184,11 +209,11 @@ final class StatusPage {
       Judgement j,
       String value,
       String sub,
-      JsonObject bad,
+      TargetEntry bad,
       String target,
       Pair pair,
       String series) {
-    boolean waiting = bad != null && bad.containsKey("waiting_for_idle_since");
+    boolean waiting = bad != null && bad.waiting();
     return new Cell(
         false,
         j.state().css,

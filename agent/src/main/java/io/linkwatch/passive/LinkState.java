@@ -22,6 +22,6 @@ public record LinkState(
     Map<String, Long> errors,
     Double errorsPerSecond) {
   public LinkState {
-    errors = Map.copyOf(errors);
+    errors = errors == null ? Map.of() : Map.copyOf(errors);
   }
 }

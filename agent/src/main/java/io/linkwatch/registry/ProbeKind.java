@@ -163,6 +163,14 @@ public enum ProbeKind {
     return descriptor.id();
   }
 
+  /**
+   * Whether this probe's figures include the device inventory (each device's product, {@link
+   * DeviceInfo}), without which no figure can be matched to its product's expected row.
+   */
+  public boolean takesInventory() {
+    return descriptor.results().stream().anyMatch(r -> r.type() == DeviceInfo.class);
+  }
+
   /** The CLI name, e.g. {@code host-transfer}. */
   public String cliName() {
     return id().replace('_', '-');
@@ -186,6 +194,11 @@ public enum ProbeKind {
 
   /** Measurement and settings types by JSON type id (the simple class name), from every probe. */
   static final Map<String, Class<?>> JSON_TYPES = jsonTypes();
+
+  /** The measurement or settings type of a JSON type id, e.g. {@code P2pBandwidth}. */
+  public static Optional<Class<?>> jsonType(String id) {
+    return Optional.ofNullable(JSON_TYPES.get(id));
+  }
 
   /**
    * The JSON codec that knows every probe's settings and measurement types: what crosses the worker

@@ -20,6 +20,8 @@ import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,7 +30,8 @@ import java.util.Set;
  * --json} output. Records map to objects by component name; values of the tagged interfaces (a
  * probe's settings, its measurements) carry their type's simple name under {@code type}, and a name
  * no probe registered is an error, never a silently empty value. Nulls are written, as are NaN and
- * infinities (a failed figure). Durations are decimal seconds, paths strings.
+ * infinities (a failed figure). Durations are decimal seconds, instants ISO-8601 text ({@code
+ * 2026-12-04T01:00:00Z}), paths strings.
  *
  * <p>Gson rather than a larger data-binding library: the agent loads its classes once and keeps
  * them for its lifetime, and these records need nothing more (docs/performance.md).
@@ -70,12 +73,54 @@ public final class Json {
             .disableHtmlEscaping()
             .registerTypeHierarchyAdapter(Path.class, new PathAdapter().nullSafe())
             .registerTypeAdapter(Duration.class, new DurationAdapter().nullSafe())
+            .registerTypeAdapter(Instant.class, new InstantAdapter().nullSafe())
             .registerTypeAdapterFactory(new TypeTags(tagged, types, snake));
     if (snake) {
       b.setFieldNamingPolicy(com.google.gson.FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
           .registerTypeAdapterFactory(new LowerCaseEnums());
     }
     return b;
+  }
+
+  /**
+   * This codec with {@code factory} before its own adapters, for a document that writes some type
+   * its own way ({@code StatusCodec}'s figures).
+   */
+  public Json with(TypeAdapterFactory factory) {
+    return new Json(gson.newBuilder().registerTypeAdapterFactory(factory).create());
+  }
+
+  /**
+   * A record component that is left out of the object when it is null, where the codec otherwise
+   * writes nulls: {@code @JsonAdapter(value = Json.OmittedWhenNull.class, nullSafe = false)}. For a
+   * field that only some entries have (a target's {@code waiting_for_idle_since}), so that its
+   * presence means what it says.
+   */
+  public static final class OmittedWhenNull implements TypeAdapterFactory {
+    @Override
+    public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> token) {
+      TypeAdapter<T> plain = gson.getAdapter(token);
+      return new TypeAdapter<T>() {
+        @Override
+        public void write(JsonWriter out, T value) throws IOException {
+          if (value != null) {
+            plain.write(out, value);
+            return;
+          }
+          // The writer holds the field's name until a value comes; a null it does not serialize
+          // drops the name with it.
+          boolean nulls = out.getSerializeNulls();
+          out.setSerializeNulls(false);
+          out.nullValue();
+          out.setSerializeNulls(nulls);
+        }
+
+        @Override
+        public T read(JsonReader in) throws IOException {
+          return plain.read(in);
+        }
+      };
+    }
   }
 
   /** {@code p50Seconds} as {@code p50_seconds}. */
@@ -154,6 +199,19 @@ public final class Json {
 
   public <T> T read(String json, Class<T> type) throws IOException {
     return read(new StringReader(json), type);
+  }
+
+  /** A value of a tree already parsed; the wrong shape is an {@link IOException}. */
+  public <T> T read(com.google.gson.JsonElement tree, Class<T> type) throws IOException {
+    try {
+      T value = gson.fromJson(tree, type);
+      if (value == null) {
+        throw new IOException("no JSON value");
+      }
+      return value;
+    } catch (JsonParseException | IllegalArgumentException | IllegalStateException e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   /** Reads one value; malformed input or a value of the wrong shape is an {@link IOException}. */
@@ -298,8 +356,17 @@ public final class Json {
       }
     }
 
-    /** What an absent field reads as: null, or a primitive's zero. */
+    /**
+     * What an absent field reads as: null, a primitive's zero, or NaN for a floating-point figure
+     * (not measured, which a zero would contradict: a bandwidth of 0 is a finding).
+     */
     private static Object defaultValue(Class<?> type) {
+      if (type == double.class) {
+        return Double.NaN;
+      }
+      if (type == float.class) {
+        return Float.NaN;
+      }
       return type.isPrimitive() ? Array.get(Array.newInstance(type, 1), 0) : null;
     }
 
@@ -329,6 +396,24 @@ public final class Json {
     @Override
     public Path read(JsonReader in) throws IOException {
       return Path.of(in.nextString());
+    }
+  }
+
+  /** ISO-8601 instants, as {@link Instant#toString()} writes them. */
+  private static final class InstantAdapter extends TypeAdapter<Instant> {
+    @Override
+    public void write(JsonWriter out, Instant value) throws IOException {
+      out.value(value.toString());
+    }
+
+    @Override
+    public Instant read(JsonReader in) throws IOException {
+      String text = in.nextString();
+      try {
+        return Instant.parse(text);
+      } catch (DateTimeParseException e) {
+        throw new JsonParseException("'" + text + "' is not an ISO-8601 instant", e);
+      }
     }
   }
 

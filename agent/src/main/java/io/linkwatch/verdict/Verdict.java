@@ -1,19 +1,22 @@
 package io.linkwatch.verdict;
 
-import static io.linkwatch.verdict.JsonFields.array;
-import static io.linkwatch.verdict.JsonFields.isNumber;
-import static io.linkwatch.verdict.JsonFields.string;
-
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import io.linkwatch.passive.LinkErrorRates;
+import io.linkwatch.passive.LinkState;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Judged;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -52,14 +55,6 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
 
   public static final int MAX_FIRST_LINE = 80;
 
-  /**
-   * The version of the status document's shape that the agent writes first in it and that this
-   * judges; raised when a field is renamed or removed (added fields keep it). Documents without the
-   * field carried their measurements with camelCase fields ({@code bytesPerSecond}); 2: every field
-   * snake_case, as {@code probe --json} writes them ({@code bytes_per_second}).
-   */
-  public static final int STATUS_SCHEMA_VERSION = 2;
-
   public Verdict {
     findings = List.copyOf(findings);
     notes = List.copyOf(notes);
@@ -80,80 +75,73 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   }
 
   /** Judges the agent's status document against {@code expected}. */
-  public static Verdict judge(JsonObject status, List<ExpectedFigure> expected) {
+  public static Verdict judge(StatusDocument status, List<ExpectedFigure> expected) {
     return judge(status, expected, Source.AGENT, List.of());
   }
 
   /**
-   * Judges a status document (the agent's, or one a check built of its own runs in the same shape)
-   * against {@code expected}, with {@code more} findings made elsewhere (a check's lock, its time).
+   * Judges a status document (the agent's, or one a check built of its own runs) against {@code
+   * expected}, with {@code more} findings made elsewhere (a check's lock, its time).
    */
   public static Verdict judge(
-      JsonObject status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
-    return judge(status, expected, source, more, java.time.Instant.now());
+      StatusDocument status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
+    return judge(status, expected, source, more, Instant.now());
   }
 
   /**
-   * As {@link #judge(JsonObject, List, Source, List)}, with each finding from the agent's history
-   * saying how old it is, as of {@code now}.
+   * As {@link #judge(StatusDocument, List, Source, List)}, with each finding from the agent's
+   * history saying how old it is, as of {@code now}.
    */
   public static Verdict judge(
-      JsonObject status,
+      StatusDocument status,
       List<ExpectedFigure> expected,
       Source source,
       List<Finding> more,
-      java.time.Instant now) {
+      Instant now) {
     List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
     Set<String> unknownProducts = new LinkedHashSet<>();
     int pairs = 0;
-    for (JsonElement e : array(status, "targets")) {
-      JsonObject t = e.getAsJsonObject();
-      String probe = string(t, "probe");
-      String target = string(t, "target");
-      String result = string(t, "result");
-      String age = age(t, "last_run", now);
-      if (result.equals("error")) {
+    for (TargetEntry t : status.targets()) {
+      String probe = t.probe();
+      String target = t.target();
+      String age = age("measured ", t.lastRun(), now);
+      Outcome result = t.result();
+      if (result == Outcome.ERROR) {
         findings.add(
             new Finding(
                 "LW-PROBE-FAILED",
                 State.FAIL,
                 probe + " " + target,
-                result + ": " + oneLine(string(t, "error")) + age));
+                result.label() + ": " + oneLine(t.error()) + age));
         continue;
       }
-      if (result.equals("timeout")) {
+      if (result == Outcome.TIMEOUT) {
         // A hung call says the node cannot be judged now, not that its links are bad.
         findings.add(
             new Finding(
-                "LW-TIMEOUT",
-                State.UNKNOWN,
-                probe + " " + target,
-                oneLine(string(t, "error")) + age));
+                "LW-TIMEOUT", State.UNKNOWN, probe + " " + target, oneLine(t.error()) + age));
         continue;
       }
-      if (source == Source.CHECK
-          && (result.equals("skipped_device_busy") || result.equals("discarded_device_busy"))) {
+      if (source == Source.CHECK && result != null && result.deferred()) {
         findings.add(
-            new Finding(
-                "LW-DEVICE-BUSY",
-                State.UNKNOWN,
-                probe + " " + target,
-                oneLine(string(t, "error"))));
+            new Finding("LW-DEVICE-BUSY", State.UNKNOWN, probe + " " + target, oneLine(t.error())));
         continue;
       }
-      for (JsonElement m : array(t, "measurements")) {
-        Optional<Judged> judged = Judged.of(m.getAsJsonObject(), probe, target);
-        if (judged.isEmpty()) {
+      for (Measurement m : t.measurements()) {
+        if (!(m instanceof Judged judged)) {
           continue;
         }
-        Judged j = judged.get();
+        Judged.Figure j = judged.judged();
+        if (Double.isNaN(j.value())) {
+          continue;
+        }
         if (j.pair()) {
           pairs++;
         }
         String name = names.get(j.device());
-        var row = ExpectedFigures.find(expected, name, j.link(), probe, j.sizeBytes());
+        var row = ExpectedFigures.find(expected, name, j.over(), probe, j.sizeBytes());
         if (row.isEmpty()) {
           if (name != null && !ExpectedFigures.knows(expected, name)) {
             unknownProducts.add(name);
@@ -161,36 +149,32 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
           continue;
         }
         ExpectedFigure x = row.get();
+        String subject = probe + " " + target + " " + j.detail();
         String value = x.quantity().format(j.value());
+        boolean bandwidth = x.quantity() == ExpectedFigure.Quantity.BANDWIDTH;
         switch (x.judge(j.value())) {
           case FAIL ->
               findings.add(
                   new Finding(
-                      x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
-                          ? "LW-BELOW-FLOOR"
-                          : "LW-ABOVE-CEILING",
+                      bandwidth ? "LW-BELOW-FLOOR" : "LW-ABOVE-CEILING",
                       State.FAIL,
-                      j.subject(),
+                      subject,
                       value
-                          + (x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
-                              ? ", floor "
-                              : ", ceiling ")
+                          + (bandwidth ? ", floor " : ", ceiling ")
                           + x.quantity().format(x.fail())
                           + age));
           case WARN ->
               findings.add(
                   new Finding(
-                      x.quantity() == ExpectedFigure.Quantity.BANDWIDTH
-                          ? "LW-BELOW-EXPECTED"
-                          : "LW-ABOVE-EXPECTED",
+                      bandwidth ? "LW-BELOW-EXPECTED" : "LW-ABOVE-EXPECTED",
                       State.WARN,
-                      j.subject(),
+                      subject,
                       value + ", expected " + x.quantity().format(x.warn()) + age));
           default -> {}
         }
       }
     }
-    int links = passive(status, findings, now);
+    int links = status.passiveSection().map(p -> passive(p, findings, now)).orElse(0);
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);
     for (String product : unknownProducts) {
@@ -233,127 +217,52 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   }
 
   /**
-   * One figure the expected table can judge: the device whose product names the row, what it was
-   * measured over, its size, its value and how a finding names it.
-   *
-   * @param pair whether it is a device pair's copy (counted as a p2p figure)
+   * Whether the agent runs the probe that names the devices (its schedule lists it): the one whose
+   * figures are the device inventory.
    */
-  private record Judged(
-      int device, String link, long sizeBytes, double value, String subject, boolean pair) {
-    static Optional<Judged> of(JsonObject fig, String probe, String target) {
-      String type = string(fig, "type");
-      long size = isNumber(fig, "size_bytes") ? fig.get("size_bytes").getAsLong() : -1;
-      String mib = size >= 0 && size % (1 << 20) == 0 ? size / (1 << 20) + "MiB" : size + "B";
-      switch (type) {
-        case "P2pBandwidth", "P2pBidirectionalBandwidth" -> {
-          if (!isNumber(fig, "bytes_per_second")) {
-            return Optional.empty();
-          }
-          String link = string(fig, "link");
-          int src = fig.get(type.equals("P2pBandwidth") ? "src" : "a").getAsInt();
-          return Optional.of(
-              new Judged(
-                  src,
-                  link,
-                  size,
-                  fig.get("bytes_per_second").getAsDouble(),
-                  probe + " " + target + " " + link + " " + mib,
-                  true));
-        }
-        case "HostTransferBandwidth" -> {
-          if (!isNumber(fig, "bytes_per_second")) {
-            return Optional.empty();
-          }
-          String link = string(fig, "memory") + " " + string(fig, "direction");
-          return Optional.of(
-              new Judged(
-                  fig.get("device").getAsInt(),
-                  link,
-                  size,
-                  fig.get("bytes_per_second").getAsDouble(),
-                  probe + " " + target + " " + link + " " + mib,
-                  false));
-        }
-        case "AllreduceLatency" -> {
-          String[] devices = string(fig, "devices").split(",");
-          if (!isNumber(fig, "p50_seconds") || devices[0].isBlank()) {
-            return Optional.empty();
-          }
-          String kib = size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
-          return Optional.of(
-              new Judged(
-                  Integer.parseInt(devices[0].strip()),
-                  devices.length + " ranks",
-                  size,
-                  fig.get("p50_seconds").getAsDouble(),
-                  probe + " " + target + " " + kib + " p50",
-                  false));
-        }
-        default -> {
-          return Optional.empty();
-        }
-      }
-    }
-  }
-
-  /** Whether the agent runs the topology probe (its schedule lists it), which names the devices. */
-  private static boolean topologyScheduled(JsonObject status) {
-    JsonElement next = status.get("next_runs");
-    return next != null && next.isJsonObject() && next.getAsJsonObject().has("topology");
+  private static boolean topologyScheduled(StatusDocument status) {
+    return status.nextRuns().keySet().stream()
+        .anyMatch(p -> ProbeKind.byId(p).map(ProbeKind::takesInventory).orElse(false));
   }
 
   /** Link state and read health from the passive section; returns the links seen. */
-  private static int passive(JsonObject status, List<Finding> findings, java.time.Instant now) {
-    JsonElement p = status.get("passive");
-    if (p == null || !p.isJsonObject()) {
-      return 0;
-    }
+  private static int passive(PassiveSection p, List<Finding> findings, Instant now) {
     int links = 0;
-    for (JsonElement e : array(p.getAsJsonObject(), "devices")) {
-      JsonObject d = e.getAsJsonObject();
-      String source = string(d, "source");
-      String result = string(d, "result");
-      String age = age(d, "last_read", now);
-      if (result.equals("error") || result.equals("timeout")) {
-        String call = string(d, "failed_call");
+    for (PassiveSection.Device d : p.devices()) {
+      String age = age("read ", d.lastRead(), now);
+      if (d.failed()) {
+        String call = d.failedCall() == null ? "" : d.failedCall();
         findings.add(
             new Finding(
                 "LW-READ-FAILED",
                 State.UNKNOWN,
-                "dev" + d.get("device").getAsInt() + " " + source + " read",
-                result + (call.isEmpty() ? "" : " in " + call) + age));
+                "dev" + d.device() + " " + d.source().id() + " read",
+                d.result().label() + (call.isEmpty() ? "" : " in " + call) + age));
       }
-      for (JsonElement le : array(d, "links")) {
-        JsonObject l = le.getAsJsonObject();
+      for (LinkState l : d.links()) {
         links++;
         String subject =
             "dev"
-                + d.get("device").getAsInt()
+                + d.device()
                 + " "
-                + string(l, "link_type")
+                + l.linkType()
                 + " link "
-                + string(l, "link")
+                + l.link()
                 + " (to "
-                + string(l, "peer")
+                + l.peer()
                 + ")";
-        if (l.has("up") && !l.get("up").isJsonNull() && !l.get("up").getAsBoolean()) {
+        if (Boolean.FALSE.equals(l.up())) {
           findings.add(new Finding("LW-LINK-DOWN", State.FAIL, subject, "down" + age));
-        } else if (isNumber(l, "lanes")
-            && isNumber(l, "lanes_max")
-            && l.get("lanes").getAsInt() < l.get("lanes_max").getAsInt()) {
+        } else if (l.lanes() != null && l.lanesMax() != null && l.lanes() < l.lanesMax()) {
           findings.add(
               new Finding(
                   "LW-LINK-LANES",
                   State.FAIL,
                   subject,
-                  l.get("lanes").getAsInt()
-                      + " of "
-                      + l.get("lanes_max").getAsInt()
-                      + " lanes"
-                      + age));
+                  l.lanes() + " of " + l.lanesMax() + " lanes" + age));
         }
-        if (isNumber(l, "errors_per_second")
-            && l.get("errors_per_second").getAsDouble() > LinkErrorRates.THRESHOLD_PER_SECOND) {
+        if (l.errorsPerSecond() != null
+            && l.errorsPerSecond() > LinkErrorRates.THRESHOLD_PER_SECOND) {
           // As the alert rule LinkwatchLinkErrorRate counts them: a cable, connector or retimer
           // going bad costs bandwidth first and precedes downtraining or a link down.
           findings.add(
@@ -364,7 +273,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   String.format(
                           Locale.ROOT,
                           "%.1f errors/s, threshold %s/s",
-                          l.get("errors_per_second").getAsDouble(),
+                          l.errorsPerSecond(),
                           LinkErrorRates.threshold())
                       + age));
         }
@@ -373,14 +282,12 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     return links;
   }
 
-  private static Map<Integer, String> deviceNames(JsonObject status) {
+  /** Each device's product name, from the inventory's figures. */
+  private static Map<Integer, String> deviceNames(StatusDocument status) {
     Map<Integer, String> names = new HashMap<>();
-    for (JsonElement e : array(status, "targets")) {
-      for (JsonElement m : array(e.getAsJsonObject(), "measurements")) {
-        JsonObject fig = m.getAsJsonObject();
-        if ("DeviceInfo".equals(string(fig, "type"))) {
-          names.put(fig.get("device").getAsInt(), string(fig, "name"));
-        }
+    for (TargetEntry.Figure f : status.figures()) {
+      if (f.measurement() instanceof DeviceInfo d) {
+        names.put(d.device(), d.name());
       }
     }
     return names;
@@ -412,22 +319,16 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    * How old the agent's reading is, e.g. {@code (read 40s ago)}: a verdict from a state the agent
    * last saw an hour ago says so. Empty when the document has no such time (a check's own run).
    */
-  static String age(JsonObject o, String key, java.time.Instant now) {
-    String at = string(o, key);
-    if (at.isEmpty()) {
+  static String age(String what, Instant at, Instant now) {
+    if (at == null) {
       return "";
     }
-    try {
-      long s =
-          Math.max(0, java.time.Duration.between(java.time.Instant.parse(at), now).toSeconds());
-      return " (" + (key.equals("last_read") ? "read " : "measured ") + ago(s) + " ago)";
-    } catch (java.time.format.DateTimeParseException e) {
-      return "";
-    }
+    long s = Math.max(0, java.time.Duration.between(at, now).toSeconds());
+    return " (" + what + ago(s) + " ago)";
   }
 
   private static String oneLine(String s) {
-    String line = s.lines().findFirst().orElse("");
+    String line = (s == null ? "" : s).lines().findFirst().orElse("");
     return line.length() > 120 ? line.substring(0, 119) + "…" : line;
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,8 @@ class AgentStatusClientTest {
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
     try {
       AgentStatusClient client = new AgentStatusClient(base, Duration.ofSeconds(5));
-      if (body.contains("\"schema_version\": " + Verdict.STATUS_SCHEMA_VERSION + ",")) {
+      if (body.contains(
+          "\"schema_version\": " + io.linkwatch.status.StatusDocument.SCHEMA_VERSION + ",")) {
         assertThat(client.fetch().get("targets").getAsJsonArray()).isEmpty();
         return "";
       }
@@ -49,7 +49,7 @@ class AgentStatusClientTest {
     assertThat(fetchError("{\"targets\": []}"))
         .isEqualTo(
             "the agent at BASE writes status schema 1 (no schema_version), this linkwatch reads "
-                + Verdict.STATUS_SCHEMA_VERSION
+                + io.linkwatch.status.StatusDocument.SCHEMA_VERSION
                 + ": run the same linkwatch version on both sides");
   }
 
@@ -59,7 +59,9 @@ class AgentStatusClientTest {
         .startsWith("the agent at BASE writes status schema 99, this linkwatch reads");
     assertThat(
             fetchError(
-                "{\"schema_version\": " + Verdict.STATUS_SCHEMA_VERSION + ", \"targets\": []}"))
+                "{\"schema_version\": "
+                    + io.linkwatch.status.StatusDocument.SCHEMA_VERSION
+                    + ", \"targets\": []}"))
         .isEmpty();
   }
 }

@@ -28,7 +28,8 @@ class LinkCheckDocumentTest {
             run("p2p", "0->1", new P2pBandwidth(0, 1, "SIO", size, 10e9, 0.03)));
     JsonObject document = LinkCheck.document(runs, Optional.empty());
 
-    assertThat(document.get("schema_version").getAsInt()).isEqualTo(Verdict.STATUS_SCHEMA_VERSION);
+    assertThat(document.get("schema_version").getAsInt())
+        .isEqualTo(io.linkwatch.status.StatusDocument.SCHEMA_VERSION);
     Verdict v = Verdict.judge(document, ExpectedFigures.SHIPPED);
     assertThat(v.findings())
         .extracting(Verdict.Finding::line)

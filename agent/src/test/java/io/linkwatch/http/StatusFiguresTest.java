@@ -10,7 +10,6 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.state.ResultStore;
-import io.linkwatch.verdict.Verdict;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -71,7 +70,8 @@ class StatusFiguresTest {
       assertThat(figure.getString("type")).isEqualTo("P2pBandwidth");
       assertThat(figure.getDouble("bytes_per_second")).isEqualTo(4.8e9);
       assertThat(figure.getLong("size_bytes")).isEqualTo(1L << 20);
-      assertThat(status.getInteger("schema_version")).isEqualTo(Verdict.STATUS_SCHEMA_VERSION);
+      assertThat(status.getInteger("schema_version"))
+          .isEqualTo(io.linkwatch.status.StatusDocument.SCHEMA_VERSION);
       assertThat(keys(status)).isNotEmpty().allMatch(k -> k.matches("[a-z0-9_]+"), "snake_case");
       // linkwatch status and check read it back.
       assertThat(

@@ -1,6 +1,7 @@
 package io.linkwatch.probe.collective;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 
@@ -8,7 +9,7 @@ import java.util.Locale;
  * A collective's time over a run's iterations (the slowest rank per iteration): the median, the
  * 99th percentile, and the count and sum of the iteration times, exposed together as a summary.
  */
-public interface CollectiveLatency extends Charted {
+public interface CollectiveLatency extends Charted, Judged {
   /** The group, e.g. {@code 0,1}. */
   String devices();
 
@@ -32,6 +33,25 @@ public interface CollectiveLatency extends Charted {
         ByteSize.format(sizeBytes()),
         p50Seconds() * 1e6,
         p99Seconds() * 1e6);
+  }
+
+  /**
+   * Judged by its median against the group's first rank's product; a group with no device named
+   * cannot be, and is judged as NaN.
+   */
+  @Override
+  default Figure judged() {
+    String[] ranks = devices().split(",");
+    long size = sizeBytes();
+    String kib = size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
+    boolean named = !ranks[0].isBlank();
+    return new Figure(
+        named ? Integer.parseInt(ranks[0].strip()) : -1,
+        ranks.length + " ranks",
+        size,
+        named ? p50Seconds() : Double.NaN,
+        kib + " p50",
+        false);
   }
 
   @Override

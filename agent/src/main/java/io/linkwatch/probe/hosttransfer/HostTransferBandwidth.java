@@ -1,6 +1,7 @@
 package io.linkwatch.probe.hosttransfer;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Gbps;
 import java.util.Locale;
@@ -27,7 +28,14 @@ public record HostTransferBandwidth(
     double bytesPerSecond,
     String placementMethod,
     String allocation)
-    implements Charted {
+    implements Charted, Judged {
+  @Override
+  public Figure judged() {
+    String over = memory + " " + direction;
+    return new Figure(
+        device, over, sizeBytes, bytesPerSecond, over + " " + Judged.mib(sizeBytes), false);
+  }
+
   public static final String H2D = "h2d";
   public static final String D2H = "d2h";
 

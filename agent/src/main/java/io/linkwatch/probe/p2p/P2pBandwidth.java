@@ -1,12 +1,19 @@
 package io.linkwatch.probe.p2p;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.Gbps;
 
 /** Median copy bandwidth from {@code src} to {@code dst} for one copy size. */
 public record P2pBandwidth(
     int src, int dst, String link, long sizeBytes, double bytesPerSecond, double secondsPerCopy)
-    implements Charted {
+    implements Charted, Judged {
+  @Override
+  public Figure judged() {
+    return new Figure(
+        src, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), true);
+  }
+
   @Override
   public String summary() {
     return String.format(

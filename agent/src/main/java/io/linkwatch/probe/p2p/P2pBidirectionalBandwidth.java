@@ -1,6 +1,7 @@
 package io.linkwatch.probe.p2p;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Gbps;
 import java.util.Locale;
@@ -13,7 +14,12 @@ import java.util.Locale;
  */
 public record P2pBidirectionalBandwidth(
     int a, int b, String link, long sizeBytes, double bytesPerSecond, double secondsPerPair)
-    implements Charted {
+    implements Charted, Judged {
+  @Override
+  public Figure judged() {
+    return new Figure(a, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), true);
+  }
+
   /** E.g. {@code 0<->1 256MiB 311.6GB/s SIO}. */
   @Override
   public String summary() {
