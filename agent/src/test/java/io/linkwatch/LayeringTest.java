@@ -69,6 +69,7 @@ class LayeringTest {
               "passive.pcie",
               "kubelet",
               "kubelet.v1",
+              "status",
               "verdict",
               "history",
               "compare",

@@ -5,12 +5,11 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.host.ProbeLock;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.TextSettings;
-import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.DeviceRuntimes;
 import io.linkwatch.state.CheckRecord;
@@ -214,7 +213,7 @@ public final class LinkCheck {
                 left,
                 List.of());
         runs.add(run);
-        if (step.kind() == ProbeKind.TOPOLOGY) {
+        if (step.kind().takesInventory()) {
           requireDevices(devices, run);
         }
       }
@@ -232,7 +231,7 @@ public final class LinkCheck {
       String coordination) {
     StatusDocument document = document(runs, passive);
     List<Finding> all = new ArrayList<>(more);
-    all.addAll(belowHostBaseline(runs));
+    all.addAll(belowHostBaseline(agentStatus, runs));
     Verdict verdict = Verdict.judge(document, config.expectedFigures(), Verdict.Source.CHECK, all);
     return new Report(
         level, verdict, document, runs, (System.nanoTime() - started) / 1e9, coordination);
@@ -305,43 +304,38 @@ public final class LinkCheck {
    * WARN for a pair that measures well under what this host's agent last measured for the same pair
    * and size: a host's own history, where the product has no expected figures.
    */
-  private List<Finding> belowHostBaseline(List<ProbeRun> runs) {
+  static List<Finding> belowHostBaseline(
+      Optional<StatusDocument> agentStatus, List<ProbeRun> runs) {
     if (agentStatus.isEmpty()) {
       return List.of();
     }
     Map<String, Double> agent = new HashMap<>();
     for (TargetEntry.Figure f : agentStatus.get().figures()) {
-      if (f.measurement() instanceof P2pBandwidth p && !Double.isNaN(p.bytesPerSecond())) {
-        agent.put(key(p.src(), p.dst(), p.sizeBytes()), p.bytesPerSecond());
-      }
+      pairFigure(f.measurement())
+          .ifPresent(j -> agent.put(subject(f.probe(), f.target(), j), j.value()));
     }
     List<Finding> findings = new ArrayList<>();
     for (ProbeRun run : runs) {
       for (TargetResult t : run.targets()) {
         for (Measurement m : t.measurements()) {
-          if (m instanceof P2pBandwidth p) {
-            Double before = agent.get(key(p.src(), p.dst(), p.sizeBytes()));
-            if (before != null && p.bytesPerSecond() < HOST_BASELINE_SHARE * before) {
-              findings.add(
-                  new Finding(
-                      "LW-BELOW-HOST",
-                      State.WARN,
-                      run.probe()
-                          + " "
-                          + p.src()
-                          + "->"
-                          + p.dst()
-                          + " "
-                          + p.link()
-                          + " "
-                          + p.sizeBytes() / (1 << 20)
-                          + "MiB",
-                      String.format(
-                          Locale.ROOT,
-                          "%s, this host's agent measured %s",
-                          Gbps.withUnit(p.bytesPerSecond()),
-                          Gbps.withUnit(before))));
-            }
+          Optional<Judged.Figure> figure = pairFigure(m);
+          if (figure.isEmpty()) {
+            continue;
+          }
+          String subject = subject(run.probe(), t.target(), figure.get());
+          double now = figure.get().value();
+          Double before = agent.get(subject);
+          if (before != null && now < HOST_BASELINE_SHARE * before) {
+            findings.add(
+                new Finding(
+                    "LW-BELOW-HOST",
+                    State.WARN,
+                    subject,
+                    String.format(
+                        Locale.ROOT,
+                        "%s, this host's agent measured %s",
+                        Gbps.withUnit(now),
+                        Gbps.withUnit(before))));
           }
         }
       }
@@ -349,8 +343,16 @@ public final class LinkCheck {
     return findings;
   }
 
-  private static String key(int src, int dst, long size) {
-    return src + ">" + dst + "@" + size;
+  /** A device pair's measured copy figure: what a host's own baseline is kept for. */
+  private static Optional<Judged.Figure> pairFigure(Measurement m) {
+    return m instanceof Judged j && j.judged().pair() && !Double.isNaN(j.judged().value())
+        ? Optional.of(j.judged())
+        : Optional.empty();
+  }
+
+  /** E.g. {@code p2p 0->1 SIO 256MiB}: the pair, link and size, as a finding names them. */
+  private static String subject(String probe, String target, Judged.Figure figure) {
+    return probe + " " + target + " " + figure.detail();
   }
 
   private static Duration left(long endNanos) {

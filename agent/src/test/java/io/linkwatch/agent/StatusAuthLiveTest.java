@@ -3,7 +3,6 @@ package io.linkwatch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import com.google.gson.JsonParser;
 import io.linkwatch.cli.Main;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.testing.AgentProcess;
@@ -100,10 +99,10 @@ class StatusAuthLiveTest {
     return body;
   }
 
-  static String verdictOf(String statusJson) {
+  static String verdictOf(String statusJson) throws java.io.IOException {
     Verdict v =
         Verdict.judge(
-            JsonParser.parseString(statusJson).getAsJsonObject(),
+            io.linkwatch.status.StatusCodec.decode(statusJson),
             ConfigLoader.defaults().expectedFigures());
     return v.firstLine(v.state().name());
   }

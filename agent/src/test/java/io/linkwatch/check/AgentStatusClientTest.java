@@ -31,7 +31,7 @@ class AgentStatusClientTest {
       AgentStatusClient client = new AgentStatusClient(base, Duration.ofSeconds(5));
       if (body.contains(
           "\"schema_version\": " + io.linkwatch.status.StatusDocument.SCHEMA_VERSION + ",")) {
-        assertThat(client.fetch().get("targets").getAsJsonArray()).isEmpty();
+        assertThat(client.fetch().targets()).isEmpty();
         return "";
       }
       return assertThatThrownBy(client::fetch)

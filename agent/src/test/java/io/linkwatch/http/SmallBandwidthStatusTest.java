@@ -23,7 +23,7 @@ class SmallBandwidthStatusTest {
   private String render() {
     return new StatusPage(List.of())
         .render(
-            HttpApi.statusJson(store, null, Map::of),
+            io.linkwatch.state.StatusDocuments.of(store, null, Map.of()),
             new HistoryReferences(store.history(), clock::millis),
             clock.instant(),
             5);

@@ -77,8 +77,7 @@ class StatusFiguresTest {
       assertThat(
               new AgentStatusClient("http://127.0.0.1:" + http.port(), Duration.ofSeconds(5))
                   .fetch()
-                  .get("targets")
-                  .getAsJsonArray())
+                  .targets())
           .hasSize(2);
       JsonObject failed =
           status

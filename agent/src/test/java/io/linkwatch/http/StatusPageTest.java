@@ -26,7 +26,11 @@ class StatusPageTest {
 
   String render() {
     return new StatusPage(List.of())
-        .render(HttpApi.statusJson(store, null, Map::of), history, clock.instant(), 5);
+        .render(
+            io.linkwatch.state.StatusDocuments.of(store, null, Map.of()),
+            history,
+            clock.instant(),
+            5);
   }
 
   /** The p2p cell 0->1: its state, its title and the series its chart is drawn from. */

@@ -35,16 +35,13 @@ class ProbeNamesTest {
   /** What still names probes outside their packages, each waiting for its part of the SPI. */
   static final Set<String> NOT_YET_DERIVED =
       Set.of(
-          "check/LinkCheck.java",
           "cli/CompareCommand.java",
           "cli/TopoCommand.java",
           "config/ExpectedFigureReader.java",
           "http/FigureTables.java",
           "http/StateTables.java",
-          "http/StatusFacts.java",
           "http/StatusPage.java",
-          "verdict/ExpectedFigures.java",
-          "verdict/Verdict.java");
+          "verdict/ExpectedFigures.java");
 
   /**
    * Files where a probe's id is the same word for something else: the config's top-level {@code

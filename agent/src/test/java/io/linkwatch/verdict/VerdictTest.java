@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.linkwatch.status.StatusCodec;
+import io.linkwatch.status.StatusDocument;
 import io.linkwatch.verdict.Verdict.State;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +34,16 @@ class VerdictTest {
   static final String SIO = "{\"link\": \"0\", \"link_type\": \"SIO\", \"peer\": \"1\"}";
 
   static Verdict judge(JsonObject status) {
-    return Verdict.judge(status, ExpectedFigures.SHIPPED);
+    return Verdict.judge(doc(status), ExpectedFigures.SHIPPED);
+  }
+
+  /** The fixture as the typed document the verdict reads, through the document's one codec. */
+  static StatusDocument doc(JsonObject status) {
+    try {
+      return StatusCodec.read(status.toString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -140,7 +151,7 @@ class VerdictTest {
         .addProperty("last_run", "2026-12-03T10:00:00Z");
     Verdict v =
         Verdict.judge(
-            status,
+            doc(status),
             ExpectedFigures.SHIPPED,
             Verdict.Source.AGENT,
             java.util.List.of(),
@@ -162,7 +173,8 @@ class VerdictTest {
     JsonObject status = a3(165e9, SIO, "skipped_device_busy");
     assertThat(judge(status).state()).isEqualTo(State.OK);
     Verdict check =
-        Verdict.judge(status, ExpectedFigures.SHIPPED, Verdict.Source.CHECK, java.util.List.of());
+        Verdict.judge(
+            doc(status), ExpectedFigures.SHIPPED, Verdict.Source.CHECK, java.util.List.of());
     assertThat(check.state()).isEqualTo(State.UNKNOWN);
     assertThat(check.findings())
         .extracting(Verdict.Finding::code)
@@ -170,7 +182,7 @@ class VerdictTest {
     // A finding made elsewhere (the check's lock) comes after the figures' own.
     Verdict more =
         Verdict.judge(
-            a3(100e9, SIO, "success"),
+            doc(a3(100e9, SIO, "success")),
             ExpectedFigures.SHIPPED,
             Verdict.Source.CHECK,
             java.util.List.of(
