@@ -1,8 +1,11 @@
 package io.linkwatch.http;
 
 import io.linkwatch.history.SeriesHistory;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import io.linkwatch.util.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code /api/v1/history} document: the window in Unix seconds, and each series with its points
@@ -18,33 +21,61 @@ import io.vertx.core.json.JsonObject;
  * </pre>
  */
 final class HistoryJson {
+  /** The status document's JSON style (snake_case fields), without its tagged figures. */
+  private static final Json JSON = Json.snakeCase(Set.of(), Map.of());
+
   private HistoryJson() {}
 
-  static JsonObject of(SeriesHistory.View view) {
-    JsonArray series = new JsonArray();
+  /** One series: what it is, and its {@code [bucket start, figure]} points. */
+  record Series(
+      String id,
+      String probe,
+      String target,
+      String figure,
+      long sizeBytes,
+      String unit,
+      List<List<Number>> points) {}
+
+  /** The whole document, in the order of its fields here. */
+  record Document(
+      long version,
+      long stepSeconds,
+      long startSeconds,
+      long endSeconds,
+      int seriesLimit,
+      long refusedSeries,
+      List<Series> series) {}
+
+  static Document of(SeriesHistory.View view) {
+    List<Series> series = new ArrayList<>();
     for (SeriesHistory.Line l : view.lines()) {
-      JsonArray points = new JsonArray();
+      List<List<Number>> points = new ArrayList<>();
       for (int i = 0; i < l.values().length; i++) {
         // A float prints its shortest form (1.873E11), not the double it widens to.
-        points.add(new JsonArray().add(l.bucketStartSeconds()[i]).add(l.values()[i]));
+        points.add(List.of(l.bucketStartSeconds()[i], l.values()[i]));
       }
       series.add(
-          new JsonObject()
-              .put("id", l.id().id())
-              .put("probe", l.id().probe())
-              .put("target", l.id().target())
-              .put("figure", l.id().figure())
-              .put("size_bytes", l.id().sizeBytes())
-              .put("unit", l.id().unit())
-              .put("points", points));
+          new Series(
+              l.id().id(),
+              l.id().probe(),
+              l.id().target(),
+              l.id().figure(),
+              l.id().sizeBytes(),
+              l.id().unit(),
+              points));
     }
-    return new JsonObject()
-        .put("version", view.version())
-        .put("step_seconds", view.stepSeconds())
-        .put("start_seconds", view.startSeconds())
-        .put("end_seconds", view.endSeconds())
-        .put("series_limit", view.seriesLimit())
-        .put("refused_series", view.refusedSeries())
-        .put("series", series);
+    return new Document(
+        view.version(),
+        view.stepSeconds(),
+        view.startSeconds(),
+        view.endSeconds(),
+        view.seriesLimit(),
+        view.refusedSeries(),
+        series);
+  }
+
+  /** The document as {@code /api/v1/history} serves it, compact. */
+  static String encode(SeriesHistory.View view) {
+    return JSON.write(of(view));
   }
 }

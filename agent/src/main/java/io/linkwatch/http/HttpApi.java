@@ -137,7 +137,7 @@ public final class HttpApi implements AutoCloseable {
                 ctx.response()
                     .putHeader("Content-Type", "application/json")
                     .putHeader("Cache-Control", "no-store")
-                    .end(HistoryJson.of(store.history().view(System.currentTimeMillis())).encode()),
+                    .end(HistoryJson.encode(store.history().view(System.currentTimeMillis()))),
             false);
     HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);

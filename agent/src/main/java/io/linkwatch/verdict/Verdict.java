@@ -102,6 +102,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
     Set<String> unknownProducts = new LinkedHashSet<>();
+    List<Attribution.Copy> copies = new ArrayList<>();
     int pairs = 0;
     for (TargetEntry t : status.targets()) {
       String probe = t.probe();
@@ -142,6 +143,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         }
         String name = names.get(j.device());
         var row = ExpectedFigures.find(expected, name, j.over(), probe, j.sizeBytes());
+        if (j.pair() && !j.bothWays()) {
+          copies.add(
+              new Attribution.Copy(
+                  j.device(),
+                  j.peer(),
+                  j.over(),
+                  j.sizeBytes(),
+                  j.value(),
+                  row.map(ExpectedFigure::fail).orElse(Double.NaN),
+                  row.map(r -> r.judge(j.value())).orElse(null)));
+        }
         if (row.isEmpty()) {
           if (name != null && !ExpectedFigures.knows(expected, name)) {
             unknownProducts.add(name);
@@ -174,6 +186,9 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         }
       }
     }
+    // The culprit first, so that the first line names it; the figures it explains stay as its
+    // evidence.
+    findings.addAll(0, Attribution.culprits(copies));
     int links = status.passiveSection().map(p -> passive(p, findings, now)).orElse(0);
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);

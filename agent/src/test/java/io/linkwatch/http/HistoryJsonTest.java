@@ -32,7 +32,7 @@ class HistoryJsonTest {
           false,
           t0 + i * 300_000L);
     }
-    JsonObject doc = new JsonObject(HistoryJson.of(history.view(t0 + 2 * 300_000L)).encode());
+    JsonObject doc = new JsonObject(HistoryJson.encode(history.view(t0 + 2 * 300_000L)));
     assertThat(doc.getLong("version")).isEqualTo(3);
     assertThat(doc.getLong("step_seconds")).isEqualTo(300);
     assertThat(doc.getLong("end_seconds")).isEqualTo(t0 / 1000 + 900);

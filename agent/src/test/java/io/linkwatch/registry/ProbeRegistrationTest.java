@@ -43,6 +43,11 @@ class ProbeRegistrationTest {
         } catch (ClassNotFoundException | LinkageError e) {
           continue;
         }
+        // The status document's stand-in for a probe's figure that JSON cannot carry (a NaN one):
+        // made from the figure after its series were written, never written itself.
+        if (c == io.linkwatch.status.UnencodedFigure.class) {
+          continue;
+        }
         if (Measurement.class.isAssignableFrom(c) && !c.isInterface()) {
           found.add(c);
         }

@@ -47,6 +47,7 @@ public interface CollectiveLatency extends Charted, Judged {
     boolean named = !ranks[0].isBlank();
     return new Figure(
         named ? Integer.parseInt(ranks[0].strip()) : -1,
+        -1,
         ranks.length + " ranks",
         size,
         named ? p50Seconds() : Double.NaN,

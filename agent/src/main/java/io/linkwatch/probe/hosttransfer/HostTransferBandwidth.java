@@ -33,7 +33,7 @@ public record HostTransferBandwidth(
   public Figure judged() {
     String over = memory + " " + direction;
     return new Figure(
-        device, over, sizeBytes, bytesPerSecond, over + " " + Judged.mib(sizeBytes), false);
+        device, -1, over, sizeBytes, bytesPerSecond, over + " " + Judged.mib(sizeBytes), false);
   }
 
   public static final String H2D = "h2d";

@@ -11,7 +11,7 @@ public record P2pBandwidth(
   @Override
   public Figure judged() {
     return new Figure(
-        src, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), true);
+        src, dst, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), false);
   }
 
   @Override

@@ -17,7 +17,8 @@ public record P2pBidirectionalBandwidth(
     implements Charted, Judged {
   @Override
   public Figure judged() {
-    return new Figure(a, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), true);
+    return new Figure(
+        a, b, link, sizeBytes, bytesPerSecond, link + " " + Judged.mib(sizeBytes), true);
   }
 
   /** E.g. {@code 0<->1 256MiB 311.6GB/s SIO}. */

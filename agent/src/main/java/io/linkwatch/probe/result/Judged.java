@@ -3,8 +3,8 @@ package io.linkwatch.probe.result;
 /**
  * A measurement the expected figures judge: each result type says itself which device's product
  * names the row, what the figure was measured over and how a finding names it, so the verdict names
- * no probe. A p2p figure, for example, is judged as {@code (device 0, over "SIO", 256 MiB, 1.55e11,
- * "SIO 256MiB", pair)}.
+ * no probe. A p2p figure, for example, is judged as {@code (device 0, peer 1, over "SIO", 256 MiB,
+ * 1.55e11, "SIO 256MiB", one way)}.
  */
 public interface Judged extends Measurement {
   /**
@@ -15,10 +15,22 @@ public interface Judged extends Measurement {
    *     pinned h2d}, {@code 2 ranks}
    * @param value in base units (bytes per second, seconds); NaN when the measurement failed
    * @param detail what a finding adds to the probe and target, e.g. {@code SIO 256MiB}
-   * @param pair whether it is a device pair's copy (the verdict counts p2p figures)
+   * @param peer the other device of a device pair's copy, -1 for a figure of one device or a group
+   * @param bothWays whether a pair's figure is of both directions at once
    */
   record Figure(
-      int device, String over, long sizeBytes, double value, String detail, boolean pair) {}
+      int device,
+      int peer,
+      String over,
+      long sizeBytes,
+      double value,
+      String detail,
+      boolean bothWays) {
+    /** Whether it is a device pair's copy (the verdict counts p2p figures). */
+    public boolean pair() {
+      return peer >= 0;
+    }
+  }
 
   /** This measurement as a figure to judge. */
   Figure judged();

@@ -1,0 +1,215 @@
+package io.linkwatch.verdict;
+
+import io.linkwatch.util.Gbps;
+import io.linkwatch.verdict.Verdict.Finding;
+import io.linkwatch.verdict.Verdict.State;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Names the culprit behind a round's low device-pair copies, where one cause explains several
+ * figures: a device whose every pair is low both ways ({@code device 3}), a link low in both
+ * directions ({@code link 0<->3}), or every pair low ({@code host}: host-wide, not a device). A
+ * single low figure needs no naming: its own finding already says the link and the direction.
+ *
+ * <p>Each figure is compared with its reference: the expected table's row for the product, link and
+ * size where there is one (its warning threshold), else the median of the same round's figures over
+ * the same link type and size, the host's own peers. Against its peers a figure is low under {@link
+ * ExpectedFigures#FAIL_SHARE} of the median, and the finding only warns: the product's figure is
+ * not known. Every pair low cannot be seen against the peers, only against the table. The method is
+ * the row and column scores of the fault-attribution practice: a row and a column all low is the
+ * device, a symmetric pair the link, the whole matrix the host.
+ */
+final class Attribution {
+  /** Figures of a link type and size needed before their median is a reference. */
+  static final int MIN_PEERS = 4;
+
+  private Attribution() {}
+
+  /**
+   * One directed copy figure of a round.
+   *
+   * @param reference the table row's floor in base units, NaN when the table has no row
+   * @param state the table row's judgement; null without a row (judged against the peers here)
+   */
+  record Copy(
+      int src, int dst, String over, long sizeBytes, double value, double reference, State state) {
+    String line() {
+      return String.format(Locale.ROOT, "%d->%d %s", src, dst, Gbps.withUnit(value));
+    }
+  }
+
+  /** A copy with its reference and state settled. */
+  private record Judged(Copy copy, double reference, State state, boolean byPeers) {
+    boolean low() {
+      return state != State.OK;
+    }
+
+    double ratio() {
+      return copy.value() / reference;
+    }
+  }
+
+  /** The findings that name a culprit, worst first, at most one per subject. */
+  static List<Finding> culprits(List<Copy> copies) {
+    Map<Long, List<Copy>> bySize = new TreeMap<>(Comparator.reverseOrder());
+    copies.forEach(c -> bySize.computeIfAbsent(c.sizeBytes(), k -> new ArrayList<>()).add(c));
+    Map<String, Finding> bySubject = new LinkedHashMap<>();
+    for (List<Copy> round : bySize.values()) {
+      for (Finding f : ofOneSize(judged(round))) {
+        bySubject.merge(f.subject(), f, (a, b) -> b.state().compareTo(a.state()) > 0 ? b : a);
+      }
+    }
+    List<Finding> out = new ArrayList<>(bySubject.values());
+    out.sort(Comparator.comparing(Finding::state).reversed());
+    return out;
+  }
+
+  /** Each copy against its row, or against the median of its peers of the same link type. */
+  private static List<Judged> judged(List<Copy> round) {
+    Map<String, List<Copy>> byLink =
+        round.stream()
+            .collect(Collectors.groupingBy(Copy::over, TreeMap::new, Collectors.toList()));
+    List<Judged> out = new ArrayList<>();
+    for (List<Copy> group : byLink.values()) {
+      double median =
+          median(group.stream().filter(c -> c.state() == null).mapToDouble(Copy::value).toArray());
+      long rowless = group.stream().filter(c -> c.state() == null).count();
+      for (Copy c : group) {
+        if (c.state() != null) {
+          out.add(new Judged(c, c.reference(), c.state(), false));
+        } else if (rowless >= MIN_PEERS) {
+          State s = c.value() < ExpectedFigures.FAIL_SHARE * median ? State.WARN : State.OK;
+          out.add(new Judged(c, median, s, true));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Finding> ofOneSize(List<Judged> all) {
+    List<Judged> low = all.stream().filter(Judged::low).toList();
+    if (low.isEmpty()) {
+      return List.of();
+    }
+    List<Finding> out = new ArrayList<>();
+    if (all.size() >= 3 && low.size() == all.size()) {
+      out.add(
+          new Finding(
+              "LW-HOST-WIDE",
+              worst(low),
+              "host",
+              String.format(
+                      Locale.ROOT,
+                      "all %d pairs low (median %s), not one device or link",
+                      all.size(),
+                      percent(low))
+                  + evidence(low)
+                  + ": check the host (power and PCIe settings, driver and firmware, other work)"));
+      return out;
+    }
+    Set<Integer> devices = new TreeSet<>();
+    all.forEach(
+        j -> {
+          devices.add(j.copy().src());
+          devices.add(j.copy().dst());
+        });
+    Set<Integer> culprits = new TreeSet<>();
+    for (int d : devices) {
+      List<Judged> touching = all.stream().filter(j -> touches(j, d)).toList();
+      boolean allLow = touching.stream().allMatch(Judged::low);
+      boolean bothWays =
+          touching.stream().anyMatch(j -> j.copy().src() == d)
+              && touching.stream().anyMatch(j -> j.copy().dst() == d);
+      // Some pair without the device is fine: else the host, not the device, is what is slow.
+      boolean othersFine = all.stream().anyMatch(j -> !touches(j, d) && !j.low());
+      if (touching.size() >= 2 && allLow && bothWays && othersFine) {
+        culprits.add(d);
+        out.add(
+            new Finding(
+                "LW-DEVICE-SLOW",
+                worst(touching),
+                "device " + d,
+                String.format(
+                        Locale.ROOT,
+                        "all %d of its pairs low, both ways (%s)",
+                        touching.size(),
+                        percent(touching))
+                    + evidence(touching)
+                    + ": reset the device; drain it and replace it if it stays slow"));
+      }
+    }
+    Map<List<Integer>, List<Judged>> links =
+        new TreeMap<>(
+            Comparator.<List<Integer>>comparingInt(l -> l.get(0)).thenComparingInt(l -> l.get(1)));
+    for (Judged j : low) {
+      int a = Math.min(j.copy().src(), j.copy().dst());
+      int b = Math.max(j.copy().src(), j.copy().dst());
+      if (!culprits.contains(a) && !culprits.contains(b)) {
+        links.computeIfAbsent(List.of(a, b), k -> new ArrayList<>()).add(j);
+      }
+    }
+    links.forEach(
+        (pair, both) -> {
+          if (both.size() == 2) {
+            out.add(
+                new Finding(
+                    "LW-LINK-SLOW",
+                    worst(both),
+                    "link " + pair.get(0) + "<->" + pair.get(1),
+                    "both directions low ("
+                        + percent(both)
+                        + ")"
+                        + evidence(both)
+                        + ": check the link between them (cable, connector, riser); the devices'"
+                        + " other pairs are fine"));
+          }
+        });
+    return out;
+  }
+
+  private static boolean touches(Judged j, int device) {
+    return j.copy().src() == device || j.copy().dst() == device;
+  }
+
+  private static State worst(List<Judged> js) {
+    return js.stream().map(Judged::state).max(Comparator.naturalOrder()).orElse(State.OK);
+  }
+
+  /** E.g. {@code 63 % of the floor} or {@code 50 % of its peers' median}. */
+  private static String percent(List<Judged> js) {
+    double ratio = median(js.stream().mapToDouble(Judged::ratio).toArray());
+    boolean peers = js.stream().allMatch(Judged::byPeers);
+    return String.format(
+        Locale.ROOT, "%.0f %% of %s", 100 * ratio, peers ? "its peers' median" : "the floor");
+  }
+
+  /** The lowest two figures, e.g. {@code ; 3->5 28.0 GB/s, 5->3 28.1 GB/s}. */
+  private static String evidence(List<Judged> js) {
+    return "; "
+        + js.stream()
+            .sorted(Comparator.comparingDouble(Judged::ratio))
+            .limit(2)
+            .map(j -> j.copy().line())
+            .collect(Collectors.joining(", "))
+        + (js.size() > 2 ? ", …" : "");
+  }
+
+  private static double median(double[] values) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+}

@@ -1,0 +1,105 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.JavaProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The culprit named by a running agent on the eight-device HCCS sim: faults injected through the
+ * control file, {@code linkwatch status} naming the device or the link on its first line within two
+ * p2p rounds, and nothing named once the fault is gone. The product has no expected row, so the
+ * devices' own peers are the reference and a culprit warns.
+ */
+class CulpritLiveTest {
+  static final Path HCCS_PROFILE =
+      Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();
+
+  static final String CONFIG =
+      """
+      probes:
+        p2p:
+          every: 10s
+          deadline: 8s
+          warmup: 1
+          iterations: 2
+          sizes: [64MiB]
+        topology:
+          every: 1h
+          deadline: 30s
+      """;
+
+  @TempDir Path dir;
+
+  private static String firstLine(String url) throws Exception {
+    JavaProcess.Result r =
+        JavaProcess.run(Map.of(), Duration.ofSeconds(60), "status", "--url", url);
+    return r.out().lines().findFirst().orElse("") + " (exit " + r.exit() + ")";
+  }
+
+  /** Polls the first line until it starts with {@code prefix}, for at most {@code limit}. */
+  private static String await(String url, String prefix, Duration limit) throws Exception {
+    long started = System.nanoTime();
+    long until = started + limit.toNanos();
+    String line = firstLine(url);
+    while (!line.startsWith(prefix) && System.nanoTime() < until) {
+      Thread.sleep(1000);
+      line = firstLine(url);
+    }
+    // For the scenario table in docs/job-boundary.md: how long the naming took.
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "culprit: %.0f s to '%s'%n",
+        (System.nanoTime() - started) / 1e9,
+        line);
+    return line;
+  }
+
+  /** Every link of {@code device}, both ways, at {@code scale} of its modeled bandwidth. */
+  private static String[] slowDevice(int device, double scale) {
+    List<String> lines = new ArrayList<>();
+    for (int peer = 0; peer < 8; peer++) {
+      if (peer != device) {
+        lines.add("link " + device + " " + peer + " scale " + scale);
+        lines.add("link " + peer + " " + device + " scale " + scale);
+      }
+    }
+    return lines.toArray(String[]::new);
+  }
+
+  @Test
+  void aSlowDeviceThenASlowLinkAreNamedAndAHealthyHostNamesNothing() throws Exception {
+    try (AgentProcess agent =
+        AgentProcess.start(
+            dir,
+            AgentProcess.onlyProbes(CONFIG),
+            Map.of("LINKWATCH_SIM_PROFILE", HCCS_PROFILE.toString()))) {
+      String url = "http://127.0.0.1:" + agent.port();
+      agent.awaitMetrics(
+          Duration.ofSeconds(90),
+          "linkwatch_device_info{",
+          "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"7\",link=\"HCCS\",size_bytes=\"67108864\",src=\"6\"");
+      assertThat(await(url, "OK - 8 devices", Duration.ofSeconds(30)))
+          .startsWith("OK - 8 devices, 56 p2p figures");
+
+      agent.faults(slowDevice(3, 0.5));
+      String device = await(url, "WARN - device 3:", Duration.ofSeconds(60));
+      assertThat(device).startsWith("WARN - device 3: LW-DEVICE-SLOW all 14 of its pairs low");
+
+      // One link, both ways: the link, not either of its devices.
+      agent.faults("link 2 5 scale 0.4", "link 5 2 scale 0.4");
+      String link = await(url, "WARN - link 2<->5:", Duration.ofSeconds(60));
+      assertThat(link).startsWith("WARN - link 2<->5: LW-LINK-SLOW both directions low");
+
+      agent.faults();
+      assertThat(await(url, "OK - 8 devices", Duration.ofSeconds(60))).startsWith("OK - 8 devices");
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.linkwatch.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.status.StatusDocument;
+import io.linkwatch.status.TargetEntry;
+import io.linkwatch.verdict.Verdict.Finding;
+import io.linkwatch.verdict.Verdict.State;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The culprit named from a round of p2p figures on eight HCCS-linked devices (the {@code
+ * 8x910b-hccs} sim's shape, 56 GB/s a link), with and without an expected row for the product, and
+ * the patterns one cause does not explain left as figures.
+ */
+class AttributionTest {
+  static final long SIZE = 256L << 20;
+  static final double LINK = 56e9;
+
+  /** A row for the product: fails under 80 %, warns under 90 % of 56 GB/s. */
+  static final List<ExpectedFigure> ROW =
+      List.of(
+          new ExpectedFigure(
+              "Ascend910B",
+              "HCCS",
+              "p2p",
+              SIZE,
+              SIZE,
+              ExpectedFigure.Quantity.BANDWIDTH,
+              0.8 * LINK,
+              0.9 * LINK,
+              "test row"));
+
+  /** Eight devices' inventory and every ordered pair's figure from {@code bandwidth}. */
+  static StatusDocument round(BiFunction<Integer, Integer, Double> bandwidth) {
+    List<TargetEntry> targets = new ArrayList<>();
+    for (int d = 0; d < 8; d++) {
+      targets.add(
+          target(
+              "topology", "dev" + d, new DeviceInfo(d, "Ascend910B3", d, d, "", 64L << 30, null)));
+    }
+    for (int s = 0; s < 8; s++) {
+      for (int d = 0; d < 8; d++) {
+        if (s != d) {
+          double bps = bandwidth.apply(s, d);
+          targets.add(
+              target("p2p", s + "->" + d, new P2pBandwidth(s, d, "HCCS", SIZE, bps, SIZE / bps)));
+        }
+      }
+    }
+    return new StatusDocument(
+        StatusDocument.SCHEMA_VERSION, targets, List.of(), null, null, null, null, null);
+  }
+
+  static TargetEntry target(String probe, String target, Measurement m) {
+    return new TargetEntry(
+        probe, target, Outcome.SUCCESS, "", null, 0.1, null, null, null, List.of(m), null, null);
+  }
+
+  static List<Finding> culprits(Verdict v) {
+    return v.findings().stream()
+        .filter(f -> !f.code().startsWith("LW-BELOW") && !f.code().startsWith("LW-ABOVE"))
+        .toList();
+  }
+
+  @Test
+  void oneDeviceSlowOnAllItsLinksIsTheDevice() {
+    Verdict v = Verdict.judge(round((s, d) -> s == 3 || d == 3 ? 0.5 * LINK : LINK), ROW);
+    assertThat(v.state()).isEqualTo(State.FAIL);
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("device 3");
+    assertThat(v.firstLine("FAIL")).startsWith("FAIL - device 3: LW-DEVICE-SLOW all 14 of its");
+    assertThat(v.findings().get(0).detail())
+        .contains("% of the floor")
+        .contains("28.0 GB/s")
+        .contains("reset the device");
+    // Its 14 figures stay as the evidence, after it.
+    assertThat(v.findings()).hasSize(15);
+  }
+
+  @Test
+  void oneLinkSlowBothWaysIsTheLinkNotEitherDevice() {
+    Verdict v =
+        Verdict.judge(
+            round((s, d) -> (s == 0 && d == 3) || (s == 3 && d == 0) ? 0.6 * LINK : LINK), ROW);
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("link 0<->3");
+    assertThat(v.firstLine("FAIL")).startsWith("FAIL - link 0<->3: LW-LINK-SLOW both directions");
+  }
+
+  /** One direction low, its reverse fine: the figure's own finding names the link and direction. */
+  @Test
+  void oneDirectionOnlyIsItsOwnFigure() {
+    Verdict v = Verdict.judge(round((s, d) -> s == 2 && d == 5 ? 0.6 * LINK : LINK), ROW);
+    assertThat(culprits(v)).isEmpty();
+    assertThat(v.firstLine("FAIL")).startsWith("FAIL - p2p 2->5 HCCS 256MiB: LW-BELOW-FLOOR");
+  }
+
+  @Test
+  void everyPairLowIsTheHostNotADevice() {
+    Verdict v = Verdict.judge(round((s, d) -> 0.5 * LINK), ROW);
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("host");
+    assertThat(v.firstLine("FAIL")).startsWith("FAIL - host: LW-HOST-WIDE all 56 pairs low");
+  }
+
+  @Test
+  void aHealthyHostNamesNothing() {
+    Verdict v = Verdict.judge(round((s, d) -> LINK * (0.97 + 0.01 * ((s + d) % 3))), ROW);
+    assertThat(v.state()).isEqualTo(State.OK);
+    assertThat(v.findings()).isEmpty();
+  }
+
+  /**
+   * Without a row for the product the host's own peers are the reference: the device that is slow
+   * on every pair is still named, as a warning (the product's figure is unknown); before, the same
+   * round was "OK: no expected figures".
+   */
+  @Test
+  void withoutARowTheDevicesPeersAreTheReference() {
+    StatusDocument slow = round((s, d) -> s == 6 || d == 6 ? 0.5 * LINK : LINK);
+    Verdict v = Verdict.judge(slow, List.of());
+    assertThat(v.state()).isEqualTo(State.WARN);
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("device 6");
+    assertThat(v.findings().get(0).detail()).contains("50 % of its peers' median");
+    // Noise of a few percent between pairs is no finding, and every pair low cannot be told
+    // from the peers: no false alarm either way.
+    assertThat(
+            Verdict.judge(round((s, d) -> LINK * (0.9 + 0.02 * ((s * 3 + d) % 5))), List.of())
+                .state())
+        .isEqualTo(State.OK);
+    assertThat(Verdict.judge(round((s, d) -> 0.5 * LINK), List.of()).state()).isEqualTo(State.OK);
+  }
+
+  /** Two devices both slow everywhere: each is named, and their shared link is not named again. */
+  @Test
+  void twoSlowDevicesAreBothNamed() {
+    Verdict v =
+        Verdict.judge(
+            round((s, d) -> s == 1 || d == 1 || s == 4 || d == 4 ? 0.5 * LINK : LINK), ROW);
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("device 1", "device 4");
+  }
+}
