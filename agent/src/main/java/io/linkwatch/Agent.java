@@ -20,6 +20,7 @@ import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.StatusDocuments;
+import io.linkwatch.verdict.StandingFindings;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.verdict.VerdictLog;
 import io.linkwatch.verdict.VerdictWatch;
@@ -147,7 +148,10 @@ public final class Agent implements AutoCloseable {
     if (passive != null) {
       passive.start();
     }
-    // The agent's own verdict, judged as `linkwatch status` judges it: each change logged once.
+    // The agent's own verdict, judged as `linkwatch status` judges it: each change logged once,
+    // and what stands kept for the status, the page and /metrics.
+    VerdictLog journal = new VerdictLog();
+    StandingFindings standing = new StandingFindings();
     VerdictWatch verdicts =
         new VerdictWatch(
             () ->
@@ -156,7 +160,10 @@ public final class Agent implements AutoCloseable {
                     config.expectedFigures()),
             // Both stores only count up: their sum moves whenever either does.
             () -> store.version() + (passiveStore == null ? 0 : passiveStore.version()),
-            new VerdictLog());
+            verdict -> {
+              journal.observe(verdict);
+              store.recordFindings(standing.observe(verdict, clock.instant()));
+            });
     verdicts.start();
     // The checks' verdicts (a prolog's, an epilog's), kept beside the probe lock.
     CheckRecordPoller checks =

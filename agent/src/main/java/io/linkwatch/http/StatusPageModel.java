@@ -18,12 +18,29 @@ final class StatusPageModel {
       String summary,
       String asOf,
       int refreshSeconds,
+      Findings findings,
       List<Matrix> matrices,
       HostTransfer hostTransfer,
       Collectives collectives,
       Devices devices,
       Links links,
       Health health) {}
+
+  /**
+   * {@code findings.mustache}: the agent's standing findings, worst first; with none, the verdict
+   * in words.
+   */
+  record Findings(List<FindingRow> rows, boolean any, String verdict) {}
+
+  /** One standing finding; {@code css} is the cell colour of its state. */
+  record FindingRow(
+      String state,
+      String css,
+      String subject,
+      String code,
+      String detail,
+      String since,
+      int count) {}
 
   /** A matrix cell's devices, its {@code data-src} and {@code data-dst}. */
   record Pair(int src, int dst) {}

@@ -93,6 +93,7 @@ public final class LinkwatchCollector implements MultiCollector {
     DeviceActivityMetrics.write(store.deviceActivity(), store::holders, f);
     DeviceActivityMetrics.writeLookups(store.podLookupCounts(), f);
     CheckMetrics.write(store.checks(), f);
+    FindingMetrics.write(store.findings(), f);
     if (passive != null) {
       PassiveMetrics.write(passive, passiveIntervalSeconds, f);
     }

@@ -50,6 +50,7 @@ public final class ResultStore {
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
   private long version;
   private List<io.linkwatch.state.CheckRecord> checks = List.of();
+  private List<io.linkwatch.status.FindingEntry> findings = List.of();
   private PodLookup podLookup;
   private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
   private volatile Consumer<List<DeviceActivity>> devicesChecked = a -> {};
@@ -71,7 +72,6 @@ public final class ResultStore {
     return history;
   }
 
-  /** Changes whenever something recorded changes what the store reports. */
   /**
    * The last {@code linkwatch check} of each level, as the checks left them beside the probe lock;
    * a change counts as a new version, so {@code /metrics} shows it at once.
@@ -87,6 +87,19 @@ public final class ResultStore {
     return checks;
   }
 
+  /**
+   * The findings of the agent's own verdict that stand now. Not a new version: they are judged from
+   * the results, and a version that moved would have them judged again.
+   */
+  public synchronized void recordFindings(List<io.linkwatch.status.FindingEntry> standing) {
+    findings = List.copyOf(standing);
+  }
+
+  public synchronized List<io.linkwatch.status.FindingEntry> findings() {
+    return findings;
+  }
+
+  /** Changes whenever something recorded changes what the store reports. */
   public synchronized long version() {
     return version;
   }

@@ -62,7 +62,8 @@ public final class StatusDocuments {
         new TreeMap<>(store.notApplicable()),
         new LinkedHashMap<>(store.lastTolerated()),
         passive == null ? null : PassiveSection.of(passive),
-        store.podLookup().map(PodLookupEntry::of).orElse(null));
+        store.podLookup().map(PodLookupEntry::of).orElse(null),
+        store.findings());
   }
 
   private static Instant instant(double epochSeconds) {

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param toleratedFailures per probe, the failures its last run was allowed
  * @param passive the link readings; null when no passive source runs
  * @param podResources the kubelet's last lookup; null when none is configured
+ * @param findings what the agent's own verdict finds now, as of its last judgement (a few seconds
+ *     after new results); empty in a check's document, whose verdict is its output
  */
 public record StatusDocument(
     int schemaVersion,
@@ -27,7 +29,8 @@ public record StatusDocument(
     Map<String, String> notApplicable,
     Map<String, List<String>> toleratedFailures,
     PassiveSection passive,
-    PodLookupEntry podResources) {
+    PodLookupEntry podResources,
+    List<FindingEntry> findings) {
 
   /**
    * The version of this shape, written first in the document; raised when a field is renamed or
@@ -39,6 +42,7 @@ public record StatusDocument(
 
   public StatusDocument {
     targets = targets == null ? List.of() : List.copyOf(targets);
+    findings = findings == null ? List.of() : List.copyOf(findings);
     devices = devices == null ? List.of() : List.copyOf(devices);
     nextRuns = nextRuns == null ? Map.of() : java.util.Collections.unmodifiableMap(nextRuns);
     notApplicable =
@@ -52,7 +56,7 @@ public record StatusDocument(
   /** A check's document: its own runs and the link readings it used, nothing scheduled. */
   public static StatusDocument ofCheck(List<TargetEntry> targets, PassiveSection passive) {
     return new StatusDocument(
-        SCHEMA_VERSION, targets, List.of(), Map.of(), Map.of(), Map.of(), passive, null);
+        SCHEMA_VERSION, targets, List.of(), Map.of(), Map.of(), Map.of(), passive, null, List.of());
   }
 
   public Optional<PassiveSection> passiveSection() {

@@ -2,8 +2,10 @@ package io.linkwatch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.JsonTrees;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,6 +94,21 @@ class CulpritLiveTest {
       agent.faults(slowDevice(3, 0.5));
       String device = await(url, "WARN - device 3:", Duration.ofSeconds(60));
       assertThat(device).startsWith("WARN - device 3: LW-DEVICE-SLOW all 14 of its pairs low");
+      // The same finding stands in the status, on /metrics and at the top of the page.
+      String metric = "linkwatch_finding{code=\"LW-DEVICE-SLOW\",subject=\"device 3\"} 1.0";
+      agent.awaitMetrics(Duration.ofSeconds(30), metric);
+      JsonNode findings =
+          JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body()).get("findings");
+      assertThat(findings).hasSize(1);
+      assertThat(findings.get(0).get("subject").asText()).isEqualTo("device 3");
+      assertThat(findings.get(0).get("state").asText()).isEqualTo("WARN");
+      assertThat(findings.get(0).get("count").asInt()).isPositive();
+      assertThat(findings.get(0).get("first_seen").asText()).isNotEmpty();
+      String page = agent.get("/").body();
+      assertThat(page.indexOf("id=\"findings\""))
+          .isPositive()
+          .isLessThan(page.indexOf("Device to device (p2p)"));
+      assertThat(page).contains("<td>device 3<td>LW-DEVICE-SLOW<td>");
 
       // One link, both ways: the link, not either of its devices.
       agent.faults("link 2 5 scale 0.4", "link 5 2 scale 0.4");
@@ -100,6 +117,13 @@ class CulpritLiveTest {
 
       agent.faults();
       assertThat(await(url, "OK - 8 devices", Duration.ofSeconds(60))).startsWith("OK - 8 devices");
+      long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (agent.metrics().contains("linkwatch_finding{") && System.nanoTime() < until) {
+        Thread.sleep(500);
+      }
+      assertThat(agent.metrics()).doesNotContain("linkwatch_finding{");
+      assertThat(agent.get("/").body())
+          .contains("<p id=\"findings\" class=\"none-found\">None: OK - 8 devices");
     }
   }
 }

@@ -56,7 +56,7 @@ class AttributionTest {
       }
     }
     return new StatusDocument(
-        StatusDocument.SCHEMA_VERSION, targets, List.of(), null, null, null, null, null);
+        StatusDocument.SCHEMA_VERSION, targets, List.of(), null, null, null, null, null, null);
   }
 
   static TargetEntry target(String probe, String target, Measurement m) {

@@ -23,7 +23,7 @@ class VerdictWatchTest {
               return new Verdict(Verdict.State.OK, List.of(), "", List.of());
             },
             version::get,
-            new VerdictLog());
+            new VerdictLog()::observe);
     watch.judgeOnce();
     watch.judgeOnce();
     assertThat(judged).hasValue(1);
