@@ -79,9 +79,9 @@ for name in ["topology", "device_memory", "host_transfer", "p2p", "p2p_bidirecti
         rows.append((name, "-", "not applicable: " + run["skipped_because"], "", ""))
         continue
     for t in run["targets"]:
-        if t["outcome"] != "success":
-            failures += t["outcome"] == "error"
-            rows.append((name, t["target"], t["outcome"] + ": " + t["error"], "", ""))
+        if t["result"] != "success":
+            failures += t["result"] == "error"
+            rows.append((name, t["target"], t["result"] + ": " + t["error"], "", ""))
             continue
         for m in t["measurements"]:
             kind = m["type"]

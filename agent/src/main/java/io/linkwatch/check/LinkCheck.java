@@ -16,7 +16,6 @@ import io.linkwatch.state.CheckRecord;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
-import io.linkwatch.status.UnencodedFigure;
 import io.linkwatch.util.Durations;
 import io.linkwatch.util.Gbps;
 import io.linkwatch.verdict.Verdict;
@@ -281,20 +280,7 @@ public final class LinkCheck {
     List<TargetEntry> targets = new ArrayList<>();
     for (ProbeRun run : runs) {
       for (TargetResult t : run.targets()) {
-        targets.add(
-            new TargetEntry(
-                run.probe(),
-                t.target(),
-                t.outcome(),
-                t.error(),
-                t.call().isEmpty() ? null : t.call(),
-                t.durationSeconds(),
-                null,
-                null,
-                null,
-                t.measurements().stream().map(UnencodedFigure::of).toList(),
-                null,
-                null));
+        targets.add(TargetEntry.of(run.probe(), t));
       }
     }
     return StatusDocument.ofCheck(targets, passive.orElse(null));

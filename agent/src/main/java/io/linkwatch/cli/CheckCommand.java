@@ -1,6 +1,5 @@
 package io.linkwatch.cli;
 
-import com.google.gson.annotations.JsonAdapter;
 import io.linkwatch.check.AgentFailure;
 import io.linkwatch.check.AgentStatusClient;
 import io.linkwatch.check.CheckLevel;
@@ -16,8 +15,6 @@ import io.linkwatch.state.CheckRecord;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusCodec;
 import io.linkwatch.status.StatusDocument;
-import io.linkwatch.status.TargetEntry;
-import io.linkwatch.util.Json;
 import io.linkwatch.util.LogSetup;
 import io.linkwatch.verdict.Verdict;
 import io.linkwatch.worker.WorkerProcess;
@@ -257,38 +254,16 @@ final class CheckCommand implements Callable<Integer> {
     return Optional.of(PassiveSection.of(store));
   }
 
-  /**
-   * What {@code check --json} prints: the verdict, its findings and notes, how the check ran, and
-   * the targets and link readings it judged, as the agent's status spells them.
-   */
-  record CheckOutput(
-      int schemaVersion,
-      String level,
-      String state,
-      String firstLine,
-      int exitCode,
-      List<FindingOutput> findings,
-      List<String> notes,
-      double durationSeconds,
-      String coordination,
-      List<TargetEntry> targets,
-      @JsonAdapter(value = Json.OmittedWhenNull.class, nullSafe = false) PassiveSection passive) {}
-
-  /** One finding, its state as the verdict's word ({@code FAIL}). */
-  record FindingOutput(String code, String state, String subject, String detail) {}
-
   private String json(LinkCheck.Report report, List<String> notes) {
     Verdict v = report.verdict();
     return StatusCodec.encodePart(
-        new CheckOutput(
-            1,
+        new VerdictJson.CheckOutput(
+            VerdictJson.SCHEMA_VERSION,
             report.level().id(),
             v.state().name(),
             v.firstLine(output.format.word(v.state())),
             output.format.exitCode(v.state()),
-            v.findings().stream()
-                .map(f -> new FindingOutput(f.code(), f.state().name(), f.subject(), f.detail()))
-                .toList(),
+            VerdictJson.findings(v),
             notes,
             report.seconds(),
             report.coordination(),

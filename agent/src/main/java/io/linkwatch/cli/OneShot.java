@@ -9,9 +9,10 @@ import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.TopologySource;
+import io.linkwatch.status.ProbeRunDocument;
+import io.linkwatch.status.StatusCodec;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +95,7 @@ final class OneShot {
       err.println("linkwatch: skipped: " + run.skippedBecause());
     }
     if (json) {
-      out.println(ProbeKind.USER_JSON.writePrettyVersioned(run, ProbeKind.JSON_SCHEMA_VERSION));
+      out.println(StatusCodec.encodePart(ProbeRunDocument.of(run)));
     } else {
       table.accept(run);
     }

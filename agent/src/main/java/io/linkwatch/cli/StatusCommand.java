@@ -7,6 +7,7 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.status.StatusCodec;
 import io.linkwatch.verdict.ExpectedFigure;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
@@ -47,6 +48,12 @@ final class StatusCommand implements Callable<Integer> {
   String url;
 
   @Mixin VerdictFormatOption output;
+
+  @Option(
+      names = "--json",
+      description =
+          "Print the verdict, every finding and note as JSON (the exit code is the format's).")
+  boolean json;
 
   @Mixin HttpConfigOption httpConfig;
 
@@ -138,7 +145,20 @@ final class StatusCommand implements Callable<Integer> {
       verdict = withLastChecks(verdict, cfg);
     }
     var out = spec.commandLine().getOut();
-    output.format.print(verdict, out);
+    if (json) {
+      out.println(
+          StatusCodec.encodePart(
+              new VerdictJson.StatusOutput(
+                  VerdictJson.SCHEMA_VERSION,
+                  base,
+                  verdict.state().name(),
+                  verdict.firstLine(output.format.word(verdict.state())),
+                  output.format.exitCode(verdict.state()),
+                  VerdictJson.findings(verdict),
+                  verdict.notes())));
+    } else {
+      output.format.print(verdict, out);
+    }
     out.flush();
     return output.format.exitCode(verdict.state());
   }

@@ -1,7 +1,6 @@
 package io.linkwatch.state;
 
 import io.linkwatch.passive.PassiveStore;
-import io.linkwatch.probe.result.BusyReason;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.status.DeviceEntry;
 import io.linkwatch.status.PassiveSection;
@@ -45,14 +44,7 @@ public final class StatusDocuments {
     }
     List<DeviceEntry> devices = new ArrayList<>();
     for (DeviceActivity a : store.deviceActivity()) {
-      devices.add(
-          new DeviceEntry(
-              a.device(),
-              a.busy(),
-              a.source(),
-              a.reasons().stream().map(BusyReason::detail).toList(),
-              Instant.ofEpochMilli(a.checkedAtMillis()),
-              store.holders(a)));
+      devices.add(DeviceEntry.of(a, store.holders(a)));
     }
     return new StatusDocument(
         StatusDocument.SCHEMA_VERSION,

@@ -3,6 +3,7 @@ package io.linkwatch.status;
 import com.google.gson.annotations.JsonAdapter;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.util.Json;
 import java.time.Instant;
 import java.util.List;
@@ -43,6 +44,23 @@ public record TargetEntry(
     target = target == null ? "" : target;
     error = error == null ? "" : error;
     measurements = measurements == null ? List.of() : List.copyOf(measurements);
+  }
+
+  /** A run's target as a one-shot run or a check has it: no times, no schedule, not waiting. */
+  public static TargetEntry of(String probe, TargetResult t) {
+    return new TargetEntry(
+        probe,
+        t.target(),
+        t.outcome(),
+        t.error(),
+        t.call().isEmpty() ? null : t.call(),
+        t.durationSeconds(),
+        null,
+        null,
+        null,
+        t.measurements().stream().map(UnencodedFigure::of).toList(),
+        null,
+        null);
   }
 
   public boolean succeeded() {

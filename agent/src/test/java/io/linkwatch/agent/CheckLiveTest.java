@@ -156,7 +156,7 @@ class CheckLiveTest {
     JavaProcess.Result json = check("", "--backend", "sim", "--json");
     assertThat(json.exit()).as(json.out() + json.err()).isZero();
     JsonObject doc = JsonParser.parseString(json.out()).getAsJsonObject();
-    assertThat(doc.get("schema_version").getAsInt()).isEqualTo(1);
+    assertThat(doc.get("schema_version").getAsInt()).isEqualTo(2);
     assertThat(doc.get("state").getAsString()).isEqualTo("OK");
     assertThat(doc.get("exit_code").getAsInt()).isZero();
     assertThat(doc.get("level").getAsString()).isEqualTo("quick");

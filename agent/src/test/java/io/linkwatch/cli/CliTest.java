@@ -108,9 +108,9 @@ class CliTest {
         cli("probe", "p2p", "--backend", "sim", "--sizes", "1MiB", "--iterations", "2", "--json");
     assertThat(r.exit()).isZero();
     JsonNode run = JsonTrees.MAPPER.readTree(r.out());
-    assertThat(run.get("schema_version").asInt()).isEqualTo(1);
+    assertThat(run.get("schema_version").asInt()).isEqualTo(2);
     assertThat(run.get("probe").asText()).isEqualTo("p2p");
-    assertThat(run.get("targets").get(0).get("outcome").asText()).isEqualTo("success");
+    assertThat(run.get("targets").get(0).get("result").asText()).isEqualTo("success");
     assertThat(run.get("targets").get(0).get("duration_seconds").isNumber()).isTrue();
     assertThat(run.get("targets")).hasSize(2);
     JsonNode m = run.get("targets").get(0).get("measurements").get(0);

@@ -58,7 +58,7 @@ class ProbeDeviceMemoryCommandTest {
     JsonNode run = JsonTrees.MAPPER.readTree(r.stdout());
     assertThat(run.get("targets")).hasSize(2);
     for (JsonNode t : run.get("targets")) {
-      assertThat(t.get("outcome").asText()).isEqualTo("error");
+      assertThat(t.get("result").asText()).isEqualTo("error");
       assertThat(t.get("error").asText())
           .startsWith("device_memory " + t.get("target").asText() + " 1MiB: data mismatch")
           .contains("crc32");

@@ -54,7 +54,7 @@ import org.junit.jupiter.api.Test;
  * passes {@code promtool check metrics}. Set {@code -Dlinkwatch.golden.update=true} to rewrite the
  * file after an intended change, and review the diff.
  */
-class GoldenExpositionTest {
+public class GoldenExpositionTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden/linkwatch.prom");
 
   static String scrape(ResultStore store) throws Exception {
@@ -85,7 +85,7 @@ class GoldenExpositionTest {
    * link's 16-bit CRC counts, an NVLink into an NVSwitch with the PCIe replay counter, a device
    * whose read failed in a named call, and PCIe hops from sysfs up to the root port.
    */
-  static PassiveStore fixedPassive() {
+  public static PassiveStore fixedPassive() {
     PassiveStore p =
         new PassiveStore(Clock.fixed(Instant.ofEpochSecond(1_790_000_000), ZoneOffset.UTC));
     p.recordLinks(
@@ -180,7 +180,7 @@ class GoldenExpositionTest {
     return p;
   }
 
-  static ResultStore fixedStore() {
+  public static ResultStore fixedStore() {
     ResultStore store =
         new ResultStore(Clock.fixed(Instant.ofEpochSecond(1_790_000_000), ZoneOffset.UTC));
     store.record(
