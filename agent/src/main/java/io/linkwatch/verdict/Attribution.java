@@ -159,7 +159,11 @@ final class Attribution {
     }
     links.forEach(
         (pair, both) -> {
-          if (both.size() == 2) {
+          // Only where each device has another pair that is fine: with no other pair (two
+          // devices, one link) the link, either device and the host cannot be told apart.
+          if (both.size() == 2
+              && fineElsewhere(all, pair.get(0), pair.get(1))
+              && fineElsewhere(all, pair.get(1), pair.get(0))) {
             out.add(
                 new Finding(
                     "LW-LINK-SLOW",
@@ -174,6 +178,11 @@ final class Attribution {
           }
         });
     return out;
+  }
+
+  /** Whether some pair of {@code device} that does not involve {@code other} is fine. */
+  private static boolean fineElsewhere(List<Judged> all, int device, int other) {
+    return all.stream().anyMatch(j -> touches(j, device) && !touches(j, other) && !j.low());
   }
 
   private static boolean touches(Judged j, int device) {

@@ -136,6 +136,37 @@ class AttributionTest {
     assertThat(Verdict.judge(round((s, d) -> 0.5 * LINK), List.of()).state()).isEqualTo(State.OK);
   }
 
+  /**
+   * Two devices and one link, both directions low (an A3's two dies): the link, either die and the
+   * host cannot be told apart, so nothing is named and the figures speak for themselves.
+   */
+  @Test
+  void aPairWithNoOtherPairsNamesNoCulprit() {
+    List<TargetEntry> targets = new ArrayList<>();
+    for (int d = 0; d < 2; d++) {
+      targets.add(
+          target(
+              "topology", "dev" + d, new DeviceInfo(d, "Ascend910B3", d, d, "", 64L << 30, null)));
+    }
+    targets.add(target("p2p", "0->1", new P2pBandwidth(0, 1, "HCCS", SIZE, 0.5 * LINK, 0.01)));
+    targets.add(target("p2p", "1->0", new P2pBandwidth(1, 0, "HCCS", SIZE, 0.5 * LINK, 0.01)));
+    Verdict v =
+        Verdict.judge(
+            new StatusDocument(
+                StatusDocument.SCHEMA_VERSION,
+                targets,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null),
+            ROW);
+    assertThat(culprits(v)).isEmpty();
+    assertThat(v.firstLine("FAIL")).startsWith("FAIL - p2p 0->1 HCCS 256MiB: LW-BELOW-FLOOR");
+  }
+
   /** Two devices both slow everywhere: each is named, and their shared link is not named again. */
   @Test
   void twoSlowDevicesAreBothNamed() {
