@@ -67,6 +67,7 @@ class LayeringTest {
               "activity",
               "passive",
               "passive.pcie",
+              "passive.nic",
               "kubelet",
               "kubelet.v1",
               "status",
