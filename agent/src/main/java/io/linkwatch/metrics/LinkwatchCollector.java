@@ -96,6 +96,7 @@ public final class LinkwatchCollector implements MultiCollector {
     FindingMetrics.write(store.findings(), f);
     if (passive != null) {
       PassiveMetrics.write(passive, passiveIntervalSeconds, f);
+      NicMetrics.write(passive.nicPorts(), f);
     }
     f.add(
         InfoSnapshot.builder()

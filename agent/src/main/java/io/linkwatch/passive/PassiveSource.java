@@ -15,7 +15,12 @@ public enum PassiveSource {
   /** NVLink state, traffic and errors, and the PCIe replay counter, through NVML. */
   NVML("nvml", "NVLink state and counters and PCIe replays through NVML", Backend.Vendor.NVIDIA),
   /** PCIe speed, width and AER counters of each device and the bridges above it, from sysfs. */
-  SYSFS("sysfs", "PCIe link speed, width and AER counters from sysfs", null);
+  SYSFS("sysfs", "PCIe link speed, width and AER counters from sysfs", null),
+  /**
+   * The ports to other servers: InfiniBand and RoCE adapters' state, speed, traffic and error
+   * counters from {@code /sys/class/infiniband}, on any backend.
+   */
+  INFINIBAND("infiniband", "InfiniBand and RoCE adapter ports (to other servers) from sysfs", null);
 
   private final String id;
   private final String description;

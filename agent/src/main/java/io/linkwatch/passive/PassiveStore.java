@@ -1,5 +1,6 @@
 package io.linkwatch.passive;
 
+import io.linkwatch.passive.nic.NicPort;
 import io.linkwatch.passive.pcie.PcieHop;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
 import io.linkwatch.runtime.telemetry.LinkReading;
@@ -30,6 +31,7 @@ public final class PassiveStore {
   private final Map<PassiveSource, Map<Integer, DeviceState>> devices = new TreeMap<>();
   private final Map<ReadKey, Long> reads = new LinkedHashMap<>();
   private final Map<PassiveSource, RoundState> rounds = new TreeMap<>();
+  private final Map<String, NicState> nics = new TreeMap<>();
   private long version;
 
   public PassiveStore(Clock clock) {
@@ -155,6 +157,39 @@ public final class PassiveStore {
                 address,
                 hops));
     count(PassiveSource.SYSFS, ReadResult.SUCCESS);
+  }
+
+  /**
+   * A port of an adapter to other servers as last read, and whether it was up at any read since the
+   * agent started: a port down from the start may be unused by design, one that went down is not.
+   */
+  public record NicState(NicPort port, boolean wasUp, long lastReadMillis) {}
+
+  /**
+   * Every adapter port one read found; a port no longer listed (its adapter gone, its driver
+   * unloaded) is dropped, so its series go.
+   */
+  public synchronized void recordNicPorts(List<NicPort> ports) {
+    long now = clock.millis();
+    Map<String, NicState> next = new TreeMap<>();
+    for (NicPort p : ports) {
+      NicState before = nics.get(p.name());
+      next.put(p.name(), new NicState(p, p.up() || (before != null && before.wasUp()), now));
+    }
+    nics.clear();
+    nics.putAll(next);
+    count(PassiveSource.INFINIBAND, ReadResult.SUCCESS);
+    version++;
+  }
+
+  /** A read of the adapters that failed (sysfs could not be listed): the last ports are kept. */
+  public synchronized void recordNicFailure() {
+    count(PassiveSource.INFINIBAND, ReadResult.ERROR);
+    version++;
+  }
+
+  public synchronized List<NicState> nicPorts() {
+    return List.copyOf(nics.values());
   }
 
   /** The end of a round of {@code source}, which took {@code seconds}. */

@@ -1,6 +1,7 @@
 package io.linkwatch.passive;
 
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.passive.nic.InfinibandSysfs;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
@@ -30,6 +31,7 @@ public final class PassiveWatcher implements AutoCloseable {
   private final PassiveSource library;
   private final WatcherProcess watcher;
   private final PcieLinkReader pcie;
+  private final InfinibandSysfs nics;
   private final PassiveStore store;
   private final ActiveProbes active;
   private final ScheduledExecutorService thread =
@@ -43,18 +45,21 @@ public final class PassiveWatcher implements AutoCloseable {
   /**
    * @param watcher the vendor library's watcher process, or null when that source is off
    * @param pcie the sysfs reader, or null when that source is off
+   * @param nics the adapters' port reader, or null when that source is off
    */
   public PassiveWatcher(
       PassiveConfig config,
       Backend backend,
       WatcherProcess watcher,
       PcieLinkReader pcie,
+      InfinibandSysfs nics,
       PassiveStore store,
       ActiveProbes active) {
     this.config = config;
     this.library = PassiveSource.libraryOf(backend);
     this.watcher = watcher;
     this.pcie = pcie;
+    this.nics = nics;
     this.store = store;
     this.active = active;
   }
@@ -78,10 +83,12 @@ public final class PassiveWatcher implements AutoCloseable {
     PassiveSource library = PassiveSource.libraryOf(backend);
     WatcherProcess watcher = p.reads(library) ? new WatcherProcess(backend, javaOptions) : null;
     PcieLinkReader pcie = p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(hostPaths) : null;
-    if (watcher == null && pcie == null) {
+    InfinibandSysfs nics =
+        p.reads(PassiveSource.INFINIBAND) ? new InfinibandSysfs(hostPaths.sysfs()) : null;
+    if (watcher == null && pcie == null && nics == null) {
       return null;
     }
-    return new PassiveWatcher(p, backend, watcher, pcie, store, active);
+    return new PassiveWatcher(p, backend, watcher, pcie, nics, store, active);
   }
 
   /** Reads at once, then every interval. */
@@ -111,6 +118,24 @@ public final class PassiveWatcher implements AutoCloseable {
     if (pcie != null) {
       sysfsRound();
     }
+    if (nics != null) {
+      nicRound();
+    }
+  }
+
+  /**
+   * The adapters' ports, in the agent's own process like the PCIe hops: plain sysfs files, no
+   * device call, nothing an active probe's measurement would feel.
+   */
+  private void nicRound() {
+    long started = System.nanoTime();
+    try {
+      store.recordNicPorts(nics.read());
+    } catch (java.io.IOException | RuntimeException e) {
+      log.debug("passive: infiniband ports: {}", e.toString());
+      store.recordNicFailure();
+    }
+    store.recordRound(PassiveSource.INFINIBAND, (System.nanoTime() - started) / 1e9);
   }
 
   private void vendorRound() {

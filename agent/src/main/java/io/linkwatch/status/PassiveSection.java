@@ -5,10 +5,14 @@ import io.linkwatch.passive.LinkState;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.ReadResult;
+import io.linkwatch.passive.nic.NicPort;
 import io.linkwatch.passive.pcie.PcieHop;
 import io.linkwatch.passive.pcie.PcieRole;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The {@code passive} part of the status: per source and device, the last read's result, the
@@ -21,10 +25,62 @@ import java.util.List;
  *  "unsupported": ["dcmi_get_device_info(SIO CRC errors, main 56 sub 0) returned -8255: ..."]}
  * </pre>
  */
-public record PassiveSection(List<Round> rounds, List<Device> devices) {
+public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicEntry> nicPorts) {
   public PassiveSection {
     rounds = rounds == null ? List.of() : List.copyOf(rounds);
     devices = devices == null ? List.of() : List.copyOf(devices);
+    nicPorts = nicPorts == null ? List.of() : List.copyOf(nicPorts);
+  }
+
+  /**
+   * One port to other servers (an InfiniBand or RoCE adapter's), as last read.
+   *
+   * @param up whether its logical state is {@code ACTIVE}
+   * @param wasUp whether it was up at any read since the agent started
+   * @param errors its error counters by sysfs name
+   */
+  public record NicEntry(
+      String nic,
+      int port,
+      String linkLayer,
+      String state,
+      String physState,
+      boolean up,
+      boolean wasUp,
+      Double speedBitsPerSecond,
+      Long transmitBytes,
+      Long receiveBytes,
+      Long linkDowned,
+      Map<String, Long> errors,
+      String netdev,
+      Instant lastRead) {
+    public NicEntry {
+      errors = errors == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errors));
+    }
+
+    /** {@code mlx5_0 port 1}. */
+    public String name() {
+      return nic + " port " + port;
+    }
+
+    static NicEntry of(PassiveStore.NicState s) {
+      NicPort p = s.port();
+      return new NicEntry(
+          p.nic(),
+          p.port(),
+          p.linkLayer(),
+          p.state(),
+          p.physState(),
+          p.up(),
+          s.wasUp(),
+          p.rateBitsPerSecond(),
+          p.transmitBytes(),
+          p.receiveBytes(),
+          p.linkDowned(),
+          p.errors(),
+          p.netdev(),
+          Instant.ofEpochMilli(s.lastReadMillis()));
+    }
   }
 
   /** One read round of a source: when it ended and how long it took. */
@@ -116,7 +172,8 @@ public record PassiveSection(List<Round> rounds, List<Device> devices) {
         store.rounds().stream()
             .map(r -> new Round(r.source(), Instant.ofEpochMilli(r.endedMillis()), r.seconds()))
             .toList();
-    return new PassiveSection(rounds, devices);
+    return new PassiveSection(
+        rounds, devices, store.nicPorts().stream().map(NicEntry::of).toList());
   }
 
   /**
@@ -128,6 +185,6 @@ public record PassiveSection(List<Round> rounds, List<Device> devices) {
       return this;
     }
     return new PassiveSection(
-        rounds, this.devices.stream().filter(d -> devices.contains(d.device())).toList());
+        rounds, this.devices.stream().filter(d -> devices.contains(d.device())).toList(), nicPorts);
   }
 }

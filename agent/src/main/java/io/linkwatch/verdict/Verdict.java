@@ -243,6 +243,23 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   /** Link state and read health from the passive section; returns the links seen. */
   private static int passive(PassiveSection p, List<Finding> findings, Instant now) {
     int links = 0;
+    for (PassiveSection.NicEntry n : p.nicPorts()) {
+      links++;
+      if (!n.up() && n.wasUp()) {
+        // Down now after being up: a port never up since the agent started may be unused by
+        // design and is no finding; one that went down takes its server off the fabric.
+        findings.add(
+            new Finding(
+                "LW-NIC-DOWN",
+                State.FAIL,
+                "nic " + n.name(),
+                "down ("
+                    + n.state()
+                    + (n.physState() == null ? "" : ", " + n.physState())
+                    + ") after being up"
+                    + age("read ", n.lastRead(), now)));
+      }
+    }
     for (PassiveSection.Device d : p.devices()) {
       String age = age("read ", d.lastRead(), now);
       if (d.failed()) {

@@ -151,7 +151,7 @@ class ConfigLoaderTest {
             "f.yaml: passive.interval: '0s' is not a duration: it must be above 0"),
         Arguments.of(
             "passive:\n  nvlink:\n    enabled: false",
-            "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, interval, nvml, sysfs)"),
+            "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, infiniband, interval, nvml, sysfs)"),
         Arguments.of(
             "passive:\n  sysfs:\n    every: 1m",
             "f.yaml: passive.sysfs.every: unknown key (valid here: enabled)"),

@@ -79,6 +79,16 @@ class JsonSchemaTest {
     return store;
   }
 
+  /** The golden fixture's link readings, with the ports of the procfs InfiniBand fixture. */
+  static io.linkwatch.passive.PassiveStore passive() throws java.io.IOException {
+    io.linkwatch.passive.PassiveStore passive = GoldenExpositionTest.fixedPassive();
+    passive.recordNicPorts(
+        new io.linkwatch.passive.nic.InfinibandSysfs(
+                Path.of("src/test/resources/fixtures/procfs-infiniband/sys"))
+            .read());
+    return passive;
+  }
+
   @Test
   void theStatusDocumentAndStatusJsonAsServed() throws Exception {
     HttpApi http =
@@ -87,7 +97,7 @@ class JsonSchemaTest {
             0,
             new PrometheusRegistry(),
             store(),
-            GoldenExpositionTest.fixedPassive(),
+            passive(),
             () -> Map.of("p2p", Instant.parse("2026-12-04T01:05:00Z")),
             ConfigLoader.defaults().web());
     try {
@@ -99,6 +109,8 @@ class JsonSchemaTest {
                   HttpResponse.BodyHandlers.ofString())
               .body();
       assertThat(new JsonObject(status).getJsonArray("findings")).hasSize(1);
+      assertThat(new JsonObject(status).getJsonObject("passive").getJsonArray("nic_ports"))
+          .hasSize(4);
       assertValid("status_document", status);
 
       JavaProcess.Result verdict =
