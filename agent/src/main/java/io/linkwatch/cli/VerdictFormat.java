@@ -2,6 +2,7 @@ package io.linkwatch.cli;
 
 import io.linkwatch.verdict.Verdict;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -35,9 +36,14 @@ enum VerdictFormat {
 
   /** The first line, and unless npd every finding and note. */
   void print(Verdict verdict, PrintWriter out) {
-    out.println(verdict.firstLine(word(verdict.state())));
+    String first = verdict.firstLine(word(verdict.state()));
+    out.println(first);
     if (this != NPD) {
-      for (Verdict.Finding f : verdict.findings()) {
+      List<Verdict.Finding> findings = verdict.findings();
+      // One finding the first line carries whole needs no second line saying the same.
+      boolean told =
+          findings.size() == 1 && first.endsWith(verdict.summary()) && !first.endsWith("…");
+      for (Verdict.Finding f : told ? List.<Verdict.Finding>of() : findings) {
         out.println("  " + f.state().name().toLowerCase(Locale.ROOT) + " " + f.line());
       }
       verdict.notes().forEach(n -> out.println("  note: " + n));
