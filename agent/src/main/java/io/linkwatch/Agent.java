@@ -18,6 +18,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.schedule.ProbeScheduler;
+import io.linkwatch.state.AgentAddress;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.StatusDocuments;
 import io.linkwatch.verdict.StandingFindings;
@@ -48,6 +49,7 @@ public final class Agent implements AutoCloseable {
   private final CheckRecordPoller checks;
   private final PodHolderLookup pods;
   private final VerdictWatch verdicts;
+  private final java.nio.file.Path probeLock;
 
   private Agent(
       ProbeExecutor executor,
@@ -56,8 +58,10 @@ public final class Agent implements AutoCloseable {
       PassiveWatcher passive,
       CheckRecordPoller checks,
       PodHolderLookup pods,
-      VerdictWatch verdicts) {
+      VerdictWatch verdicts,
+      java.nio.file.Path probeLock) {
     this.verdicts = verdicts;
+    this.probeLock = probeLock;
     this.checks = checks;
     this.pods = pods;
     this.executor = executor;
@@ -171,6 +175,10 @@ public final class Agent implements AutoCloseable {
     if (checks != null) {
       checks.start();
     }
+    // Where status and check on this host find this agent, whatever --listen said.
+    AgentAddress.write(
+        config.probeLock(),
+        AgentAddress.url(config.web().tls(), config.listen().host(), http.port()));
     log.info(
         "linkwatch {} started: backend={} probes={} listen={}:{}",
         BuildInfo.version(),
@@ -178,7 +186,8 @@ public final class Agent implements AutoCloseable {
         intervals.keySet(),
         config.listen().host(),
         http.port());
-    return new Agent(executor, scheduler, http, passive, checks, pods, verdicts);
+    return new Agent(
+        executor, scheduler, http, passive, checks, pods, verdicts, config.probeLock());
   }
 
   public int port() {
@@ -200,6 +209,7 @@ public final class Agent implements AutoCloseable {
       checks.close();
     }
     verdicts.close();
+    AgentAddress.remove(probeLock);
     executor.stop();
     if (pods != null) {
       pods.close();
