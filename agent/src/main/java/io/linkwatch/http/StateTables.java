@@ -13,6 +13,8 @@ import io.linkwatch.http.StatusPageModel.Health;
 import io.linkwatch.http.StatusPageModel.HealthRow;
 import io.linkwatch.http.StatusPageModel.LinkRow;
 import io.linkwatch.http.StatusPageModel.Links;
+import io.linkwatch.http.StatusPageModel.NicPortRow;
+import io.linkwatch.http.StatusPageModel.NicPorts;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.DeviceInfo;
@@ -151,6 +153,41 @@ final class StateTables {
       }
     }
     return new Links(out);
+  }
+
+  /** A row per port to other servers the passive reader found; null without one. */
+  static NicPorts nicPorts(StatusDocument status) {
+    PassiveSection passive = status.passive();
+    if (passive == null || passive.nicPorts().isEmpty()) {
+      return null;
+    }
+    List<NicPortRow> rows = new ArrayList<>();
+    for (PassiveSection.NicEntry n : passive.nicPorts()) {
+      long sum = n.errors().values().stream().mapToLong(Long::longValue).sum();
+      List<String> parts = new ArrayList<>();
+      n.errors()
+          .forEach(
+              (k, v) -> {
+                if (v > 0) {
+                  parts.add(k + " " + v);
+                }
+              });
+      rows.add(
+          new NicPortRow(
+              n.nic(),
+              n.port(),
+              string(n.linkLayer()),
+              n.up() || n.wasUp() ? string(n.state()) : string(n.state()) + " (not up since start)",
+              !n.up() && n.wasUp(),
+              string(n.physState()),
+              n.speedBitsPerSecond() == null
+                  ? ""
+                  : String.format(Locale.ROOT, "%.0f Gb/s", n.speedBitsPerSecond() / 1e9),
+              string(n.netdev()),
+              sum > 0,
+              parts.isEmpty() ? "none" : String.join(", ", parts)));
+    }
+    return new NicPorts(rows);
   }
 
   /** Every target's last run and next one, and the probes that do not apply here. */

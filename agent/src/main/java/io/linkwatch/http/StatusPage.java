@@ -101,6 +101,7 @@ final class StatusPage {
         figures.collectives(),
         StateTables.devices(status, facts),
         StateTables.links(status),
+        StateTables.nicPorts(status),
         StateTables.health(status, now));
   }
 

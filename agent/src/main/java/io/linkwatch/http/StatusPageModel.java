@@ -24,6 +24,7 @@ final class StatusPageModel {
       Collectives collectives,
       Devices devices,
       Links links,
+      NicPorts nicPorts,
       Health health) {}
 
   /**
@@ -127,6 +128,25 @@ final class StatusPageModel {
       boolean busy,
       String reasons,
       String checkedBy) {}
+
+  /** {@code nic-ports.mustache}. */
+  record NicPorts(List<NicPortRow> rows) {}
+
+  /**
+   * {@code lost}: down after being up; {@code counted}: an error counter above 0; {@code speed} in
+   * Gb/s.
+   */
+  record NicPortRow(
+      String nic,
+      int port,
+      String linkLayer,
+      String state,
+      boolean lost,
+      String physState,
+      String speed,
+      String netdev,
+      boolean counted,
+      String errors) {}
 
   /** {@code links.mustache}. */
   record Links(List<LinkRow> rows) {}

@@ -95,6 +95,12 @@ class NicPortLiveTest {
       assertThat(ports).hasSize(4);
       assertThat(ports.get(3).get("state").asText()).isEqualTo("DOWN");
       assertThat(ports.get(3).get("was_up").asBoolean()).isTrue();
+      // The page's table of ports marks it, and names the others as they are.
+      String page = agent.get("/").body();
+      assertThat(page)
+          .contains("<h2>Ports to other servers (InfiniBand, RoCE)</h2>")
+          .contains("<td>mlx5_0<td>1<td>InfiniBand<td class=\"cell low\">DOWN (was up)")
+          .contains("<td>mlx4_0<td>2<td>InfiniBand<td>ACTIVE<td>LinkUp<td>40 Gb/s");
 
       Files.writeString(state, "4: ACTIVE\n");
       assertThat(await(url, "OK - ")).startsWith("OK - ");
