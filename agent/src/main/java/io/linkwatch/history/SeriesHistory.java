@@ -37,6 +37,12 @@ public final class SeriesHistory {
   public static final int MAX_SERIES = 4096;
 
   private final long stepMillis;
+
+  /** How long one bucket of the history is (web.history_step). */
+  public java.time.Duration step() {
+    return java.time.Duration.ofMillis(stepMillis);
+  }
+
   private final int maxSeries;
   private final Map<String, Series> series = new HashMap<>();
   private long version;

@@ -28,6 +28,11 @@ final class HistoryReferences {
   }
 
   /** The history's version, which the page carries so that its script fetches on change. */
+  /** One bucket of the history: a series has a reference once it has a figure a step back. */
+  java.time.Duration step() {
+    return history.step();
+  }
+
   long version() {
     return history.version();
   }

@@ -78,11 +78,17 @@ final class StatusPage {
   String render(StatusDocument status, HistoryReferences history, Instant now, int refreshSeconds) {
     StatusFacts facts = StatusFacts.of(status, history.get());
     return StatusTemplates.render(
-        history.version(), refreshSeconds, content(facts, status, now, refreshSeconds));
+        history.version(),
+        refreshSeconds,
+        content(facts, status, now, refreshSeconds, history.step()));
   }
 
   private Content content(
-      StatusFacts facts, StatusDocument status, Instant now, int refreshSeconds) {
+      StatusFacts facts,
+      StatusDocument status,
+      Instant now,
+      int refreshSeconds,
+      java.time.Duration historyStep) {
     List<Matrix> matrices = new ArrayList<>();
     matrices.addAll(matrix(facts, "p2p", "Device to device (p2p), GB/s"));
     matrices.addAll(
@@ -91,10 +97,24 @@ final class StatusPage {
             "p2p_bidirectional",
             "Both directions at once (p2p_bidirectional), GB/s per pair"));
     FigureTables figures = new FigureTables(judge, facts);
+    long unjudged =
+        matrices.stream()
+            .flatMap(m -> m.rows().stream())
+            .flatMap(r -> r.cells().stream())
+            .filter(c -> c.judged() && State.NONE.css.equals(c.state()))
+            .count();
     return new Content(
         facts.names().isEmpty() ? "no device inventory yet" : summary(facts),
         now.toString().replaceFirst("\\.\\d+Z$", "Z"),
         refreshSeconds,
+        unjudged == 0
+            ? null
+            : unjudged
+                + " grey cells have no reference yet: with no expected row for the product a"
+                + " figure is judged against its series' earlier figures, and the history keeps"
+                + " one a step ("
+                + io.linkwatch.util.Durations.format(historyStep)
+                + ", web.history_step): colours appear one step after the first figure.",
         findings(status, now),
         matrices,
         figures.hostTransfer(),

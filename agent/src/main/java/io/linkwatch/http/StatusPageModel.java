@@ -18,6 +18,7 @@ final class StatusPageModel {
       String summary,
       String asOf,
       int refreshSeconds,
+      String waitingForReference,
       Findings findings,
       List<Matrix> matrices,
       HostTransfer hostTransfer,

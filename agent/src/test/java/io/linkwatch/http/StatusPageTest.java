@@ -88,6 +88,20 @@ class StatusPageTest {
     assertThat(cell(render()).get(0)).isEqualTo("low");
   }
 
+  /** A demo's first minutes: grey cells say why they are grey and when they get a colour. */
+  @Test
+  void greyCellsSayWhyAndForHowLong() {
+    p2p(100);
+    assertThat(render())
+        .contains(
+            "<p class=\"legend\" id=\"waiting-for-reference\">1 grey cells have no reference"
+                + " yet")
+        .contains("one a step (5m, web.history_step)");
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    p2p(100);
+    assertThat(render()).doesNotContain("waiting-for-reference");
+  }
+
   @Test
   void aHostTransferRowSaysWhetherPagePlacementWasVerified() {
     List<Measurement> checked = figures(0, "1", "numa_maps");
