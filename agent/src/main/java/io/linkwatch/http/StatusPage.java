@@ -8,19 +8,15 @@ import io.linkwatch.http.CellJudge.Judgement;
 import io.linkwatch.http.CellJudge.State;
 import io.linkwatch.http.StatusPageModel.Cell;
 import io.linkwatch.http.StatusPageModel.Content;
-import io.linkwatch.http.StatusPageModel.FindingRow;
-import io.linkwatch.http.StatusPageModel.Findings;
 import io.linkwatch.http.StatusPageModel.Matrix;
 import io.linkwatch.http.StatusPageModel.MatrixRow;
 import io.linkwatch.http.StatusPageModel.Pair;
 import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
 import io.linkwatch.probe.result.Measurement;
-import io.linkwatch.status.FindingEntry;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
 import io.linkwatch.verdict.ExpectedFigure;
-import io.linkwatch.verdict.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -115,7 +111,7 @@ final class StatusPage {
                 + " one a step ("
                 + io.linkwatch.util.Durations.format(historyStep)
                 + ", web.history_step): colours appear one step after the first figure.",
-        findings(status, now),
+        FindingsTable.of(status, now, expected),
         matrices,
         figures.hostTransfer(),
         figures.collectives(),
@@ -123,41 +119,6 @@ final class StatusPage {
         StateTables.links(status),
         StateTables.nicPorts(status),
         StateTables.health(status, now));
-  }
-
-  /**
-   * The agent's standing findings, worst first; with none, what its verdict says of the same
-   * document (OK with its counts, or why it cannot judge yet).
-   */
-  private Findings findings(StatusDocument status, Instant now) {
-    List<FindingRow> rows = new ArrayList<>();
-    for (FindingEntry f : status.findings()) {
-      rows.add(
-          new FindingRow(
-              f.state(),
-              switch (f.state()) {
-                case "FAIL" -> State.LOW.css;
-                case "WARN" -> State.WARN.css;
-                default -> State.NONE.css;
-              },
-              f.subject(),
-              f.code(),
-              f.detail(),
-              StatusFormat.ago(f.firstSeen(), now),
-              f.count()));
-    }
-    rows.sort(Comparator.comparingInt(r -> -severity(r.state())));
-    Verdict verdict = Verdict.judge(status, expected);
-    return new Findings(rows, !rows.isEmpty(), verdict.firstLine(verdict.state().name()));
-  }
-
-  private static int severity(String state) {
-    return switch (state) {
-      case "FAIL" -> 3;
-      case "UNKNOWN" -> 2;
-      case "WARN" -> 1;
-      default -> 0;
-    };
   }
 
   /** {@code 2 x Ascend910_93}: how many devices of each name. */
