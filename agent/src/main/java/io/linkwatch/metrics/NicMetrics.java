@@ -116,13 +116,6 @@ final class NicMetrics {
             + " port_rcv_errors, ... and the RoCE counters (out_of_sequence, local_ack_timeout_err,"
             + " ...).",
         errors,
-        k -> concat(k.port().labels(), "kind", k.kind()));
-  }
-
-  private static String[] concat(String[] labels, String name, String value) {
-    String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
-    out[labels.length] = name;
-    out[labels.length + 1] = value;
-    return out;
+        k -> MetricFamilies.withLabel(k.port().labels(), "kind", k.kind()));
   }
 }

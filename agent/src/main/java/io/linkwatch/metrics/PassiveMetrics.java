@@ -117,7 +117,7 @@ final class PassiveMetrics {
         "Link errors by kind: crc and retry (HCCS), crc_tx and crc_rx (SIO), retry, recovery,"
             + " crc_flit and crc_data (NVLink).",
         errors,
-        k -> concat(k.link().labels(), "kind", k.kind()));
+        k -> MetricFamilies.withLabel(k.link().labels(), "kind", k.kind()));
     f.counter(
         PCIE_REPLAYS,
         "PCIe replays of the device's link, as the vendor library counts them.",
@@ -156,7 +156,7 @@ final class PassiveMetrics {
         PCIE_AER,
         "AER errors the hop reported, by severity (the TOTAL_ERR_* lines of its aer_dev_* files).",
         aer,
-        k -> concat(k.hop().labels(), "severity", k.severity().label()));
+        k -> MetricFamilies.withLabel(k.hop().labels(), "severity", k.severity().label()));
   }
 
   private record ReadKeyLabels(String source, String result) {}
@@ -180,7 +180,7 @@ final class PassiveMetrics {
             FAILED_CALL,
             "The library call the device's last passive read failed in (returned an error, hung or"
                 + " crashed); absent when it succeeded.",
-            concat(labels, "call", d.failedCall()));
+            MetricFamilies.withLabel(labels, "call", d.failedCall()));
       }
     }
     Map<ReadKeyLabels, Long> reads = new LinkedHashMap<>();
@@ -202,12 +202,5 @@ final class PassiveMetrics {
       last.add(r.endedMillis() / 1e3, "source", r.source().id());
     }
     f.gauge(INTERVAL, "The configured passive.interval.", Unit.SECONDS).add(intervalSeconds);
-  }
-
-  private static String[] concat(String[] labels, String name, String value) {
-    String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
-    out[labels.length] = name;
-    out[labels.length + 1] = value;
-    return out;
   }
 }

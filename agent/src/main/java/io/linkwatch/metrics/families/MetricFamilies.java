@@ -151,4 +151,12 @@ public final class MetricFamilies {
     }
     return out;
   }
+
+  /** {@code labels} (name, value pairs) with one more pair at the end. */
+  public static String[] withLabel(String[] labels, String name, String value) {
+    String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
+    out[labels.length] = name;
+    out[labels.length + 1] = value;
+    return out;
+  }
 }
