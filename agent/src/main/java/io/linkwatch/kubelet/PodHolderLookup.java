@@ -34,6 +34,7 @@ public final class PodHolderLookup implements AutoCloseable {
   private boolean inFlight;
   private boolean again;
   private String lastProblem = "";
+  private boolean answeredOnce;
 
   /**
    * @param devices what linkwatch knows of its devices now (the topology probe's inventory)
@@ -106,7 +107,10 @@ public final class PodHolderLookup implements AutoCloseable {
             : lookup.result().label() + ": " + lookup.error();
     boolean changed;
     boolean next;
+    boolean answeredBefore;
     synchronized (this) {
+      answeredBefore = answeredOnce;
+      answeredOnce |= lookup.result() == PodLookup.Result.SUCCESS;
       changed = !problem.equals(lastProblem);
       lastProblem = problem;
       next = again;
@@ -117,7 +121,14 @@ public final class PodHolderLookup implements AutoCloseable {
       if (problem.isEmpty()) {
         log.info("Pod resources: the kubelet answers again");
       } else if (lookup.result() == PodLookup.Result.ABSENT) {
-        log.info("Pod resources: {}; busy devices are reported without their pod", lookup.error());
+        // Off Kubernetes there never was a socket: nothing to tell the journal. One that was
+        // there and went (a kubelet restart, an unmounted directory) is.
+        if (answeredBefore) {
+          log.info(
+              "Pod resources: {}; busy devices are reported without their pod", lookup.error());
+        } else {
+          log.debug("Pod resources: {} (not a Kubernetes node)", lookup.error());
+        }
       } else {
         log.warn("Pod resources: {}", problem);
       }
