@@ -56,7 +56,7 @@ public final class Main implements Callable<Integer> {
   static final List<String> LOG_LEVELS = List.of("debug", "info", "warn", "error");
 
   /** What {@code --log.format} takes, as the Prometheus exporters name them. */
-  static final List<String> LOG_FORMATS = List.of("logfmt", "json");
+  static final List<String> LOG_FORMATS = List.of("plain", "logfmt", "json");
 
   @Spec CommandSpec spec;
 
@@ -82,14 +82,14 @@ public final class Main implements Callable<Integer> {
       paramLabel = "FORMAT",
       scope = ScopeType.INHERIT,
       description =
-          "Log line format: logfmt (plain lines) or json (one object a line). Default:"
-              + " logfmt.")
+          "Log line format: plain (LEVEL Logger: message, as journald shows it), logfmt"
+              + " (key=value pairs) or json (one object a line). Default: plain.")
   void logFormat(String format) {
     String f = format.strip().toLowerCase(Locale.ROOT);
     if (!LOG_FORMATS.contains(f)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--log.format: '" + format + "' is not a format (use logfmt or json)");
+          "--log.format: '" + format + "' is not a format (use plain, logfmt or json)");
     }
     LogSetup.format(f);
   }

@@ -36,7 +36,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     }
     context.getStatusManager().add(new NopStatusListener());
     PlainLineLayout layout =
-        new PlainLineLayout(setting(FORMAT).map(f -> f.equals("json")).orElse(false), withTime());
+        new PlainLineLayout(
+            setting(FORMAT).map(PlainLineLayout.Style::of).orElse(PlainLineLayout.Style.PLAIN),
+            withTime());
     layout.setContext(context);
     layout.start();
     LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
@@ -108,10 +110,10 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     }
   }
 
-  /** Sets the line format now and for the processes this one starts: logfmt (plain) or json. */
+  /** Sets the line format now and for the processes this one starts: plain, logfmt or json. */
   public static void format(String format) {
     System.setProperty(FORMAT, format);
-    layout().ifPresent(l -> l.json(format.equals("json")));
+    layout().ifPresent(l -> l.style(PlainLineLayout.Style.of(format)));
   }
 
   /** Whether debug lines are written, e.g. so that an unexpected error shows its stack trace. */

@@ -18,25 +18,46 @@ import java.util.Map;
  * %msg%n} writes. With the time (outside journald) the line starts with {@code
  * 2025-05-01T10:00:00.123+02:00 }. As JSON ({@code --log.format json}, the exporters' option): one
  * object a line, {@code {"time":"...","level":"info","logger":"Agent","msg":"..."}}, plus {@code
- * "error"} with the stack trace. Written out rather than given as a pattern: Logback's pattern
- * layout loads its parser and about a hundred converter classes into every process, a worker per
- * probe run included, for these few fields.
+ * "error"} with the stack trace; as logfmt ({@code --log.format logfmt}) the same fields as {@code
+ * key=value} pairs, {@code level=info logger=Agent msg="linkwatch started"}, the time first outside
+ * journald. Written out rather than given as a pattern: Logback's pattern layout loads its parser
+ * and about a hundred converter classes into every process, a worker per probe run included, for
+ * these few fields.
  */
 public final class PlainLineLayout extends LayoutBase<ILoggingEvent> {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.ROOT)
           .withZone(ZoneId.systemDefault());
 
-  private volatile boolean json;
+  /**
+   * The line formats, as {@code --log.format} names them: plain lines (the default, what journald
+   * shows), logfmt's {@code key=value} pairs, or one JSON object a line.
+   */
+  public enum Style {
+    PLAIN,
+    LOGFMT,
+    JSON;
+
+    /** The style of a {@code --log.format} name; plain for any other. */
+    public static Style of(String name) {
+      return switch (name) {
+        case "logfmt" -> LOGFMT;
+        case "json" -> JSON;
+        default -> PLAIN;
+      };
+    }
+  }
+
+  private volatile Style style;
   private volatile boolean withTime;
 
   /** Plain lines without time, as under journald. */
   public PlainLineLayout() {
-    this(false, false);
+    this(Style.PLAIN, false);
   }
 
-  public PlainLineLayout(boolean json, boolean withTime) {
-    this.json = json;
+  public PlainLineLayout(Style style, boolean withTime) {
+    this.style = style;
     this.withTime = withTime;
   }
 
@@ -45,9 +66,22 @@ public final class PlainLineLayout extends LayoutBase<ILoggingEvent> {
     this.withTime = withTime;
   }
 
-  /** Switches between JSON and plain lines. */
-  void json(boolean json) {
-    this.json = json;
+  /** Switches the line format. */
+  void style(Style style) {
+    this.style = style;
+  }
+
+  /**
+   * A logfmt value: bare when it is a plain word, else quoted with {@code "}, {@code \\} and line
+   * breaks escaped, as logfmt readers (go-logfmt, Loki's logfmt parser) take it.
+   */
+  static StringBuilder logfmtValue(StringBuilder out, String text) {
+    boolean bare = !text.isEmpty();
+    for (int i = 0; i < text.length() && bare; i++) {
+      char c = text.charAt(i);
+      bare = c > ' ' && c != '=' && c != '"' && c != '\\';
+    }
+    return bare ? out.append(text) : quote(out, text);
   }
 
   /** {@code text} as a JSON string (the layout loads no JSON library into every process). */
@@ -79,25 +113,39 @@ public final class PlainLineLayout extends LayoutBase<ILoggingEvent> {
     String logger = event.getLoggerName();
     String shortName = logger.substring(logger.lastIndexOf('.') + 1);
     IThrowableProxy thrown = event.getThrowableProxy();
-    if (json) {
+    if (style != Style.PLAIN) {
       Map<String, String> fields = new LinkedHashMap<>();
-      fields.put("time", TIME.format(Instant.ofEpochMilli(event.getTimeStamp())));
+      if (style == Style.JSON || withTime) {
+        fields.put("time", TIME.format(Instant.ofEpochMilli(event.getTimeStamp())));
+      }
       fields.put("level", level.toLowerCase(Locale.ROOT));
       fields.put("logger", shortName);
       fields.put("msg", event.getFormattedMessage());
       if (thrown != null) {
         fields.put("error", ThrowableProxyUtil.asString(thrown));
       }
-      StringBuilder line = new StringBuilder(160).append('{');
-      fields.forEach(
-          (k, v) -> {
-            if (line.length() > 1) {
-              line.append(',');
-            }
-            quote(line, k).append(':');
-            quote(line, v);
-          });
-      return line.append('}').append(CoreConstants.LINE_SEPARATOR).toString();
+      StringBuilder line = new StringBuilder(160);
+      if (style == Style.JSON) {
+        line.append('{');
+        fields.forEach(
+            (k, v) -> {
+              if (line.length() > 1) {
+                line.append(',');
+              }
+              quote(line, k).append(':');
+              quote(line, v);
+            });
+        line.append('}');
+      } else {
+        fields.forEach(
+            (k, v) -> {
+              if (line.length() > 0) {
+                line.append(' ');
+              }
+              logfmtValue(line.append(k).append('='), v);
+            });
+      }
+      return line.append(CoreConstants.LINE_SEPARATOR).toString();
     }
     StringBuilder line = new StringBuilder(110);
     if (withTime) {

@@ -54,7 +54,7 @@ class PlainLineLayoutTest {
   @ParameterizedTest
   @MethodSource("events")
   void withTimeStartsWithTheEventsTime(LoggingEvent event) {
-    PlainLineLayout plain = new PlainLineLayout(false, true);
+    PlainLineLayout plain = new PlainLineLayout(PlainLineLayout.Style.PLAIN, true);
     String line = plain.doLayout(event);
     String time =
         java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
@@ -67,7 +67,7 @@ class PlainLineLayoutTest {
   @ParameterizedTest
   @MethodSource("events")
   void jsonIsOneObjectALine(LoggingEvent event) throws Exception {
-    String line = new PlainLineLayout(true, false).doLayout(event);
+    String line = new PlainLineLayout(PlainLineLayout.Style.JSON, false).doLayout(event);
     assertThat(line).endsWith("\n").doesNotContain("\n\t");
     assertThat(line.strip().lines()).hasSize(1);
     var tree = io.linkwatch.testing.JsonTrees.MAPPER.readTree(line);
@@ -75,5 +75,40 @@ class PlainLineLayoutTest {
     assertThat(tree.get("msg").asText()).isEqualTo(event.getFormattedMessage());
     assertThat(tree.has("error")).isEqualTo(event.getThrowableProxy() != null);
     assertThat(tree.get("time").asText()).isNotEmpty();
+  }
+
+  /**
+   * --log.format logfmt: key=value pairs on one line, values with spaces, quotes or line breaks
+   * quoted and escaped, so a logfmt reader gets the message and the stack trace back whole.
+   */
+  @ParameterizedTest
+  @MethodSource("events")
+  void logfmtIsKeyValuePairsOnOneLine(LoggingEvent event) {
+    String line = new PlainLineLayout(PlainLineLayout.Style.LOGFMT, false).doLayout(event);
+    assertThat(line).endsWith("\n");
+    assertThat(line.strip().lines()).hasSize(1);
+    java.util.Map<String, String> pairs = new java.util.LinkedHashMap<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(\\w+)=(\"((?:[^\"\\\\]++|\\\\.)*+)\"|[^ \"]+)")
+            .matcher(line.strip());
+    int end = 0;
+    while (m.find()) {
+      assertThat(m.start()).as(line).isEqualTo(end == 0 ? 0 : end + 1);
+      end = m.end();
+      String value =
+          m.group(3) == null
+              ? m.group(2)
+              : m.group(3)
+                  .replace("\\n", "\n")
+                  .replace("\\t", "\t")
+                  .replace("\\\"", "\"")
+                  .replace("\\\\", "\\");
+      pairs.put(m.group(1), value);
+    }
+    assertThat(end).as(line).isEqualTo(line.strip().length());
+    assertThat(pairs.get("level")).isEqualTo(event.getLevel().toString().toLowerCase());
+    assertThat(pairs.get("msg")).isEqualTo(event.getFormattedMessage());
+    assertThat(pairs.containsKey("error")).isEqualTo(event.getThrowableProxy() != null);
+    assertThat(pairs).doesNotContainKey("time");
   }
 }
