@@ -98,6 +98,11 @@ public final class StatusCodec {
     return JSON.read(json, StatusDocument.class);
   }
 
+  /** One of the outputs spelled with this codec ({@code probe --json}'s, a check's), read back. */
+  public static <T> T readPart(String json, Class<T> type) throws IOException {
+    return JSON.read(json, type);
+  }
+
   private static String abbreviated(String s) {
     return s.length() <= 60 ? s : s.substring(0, 59) + "…";
   }

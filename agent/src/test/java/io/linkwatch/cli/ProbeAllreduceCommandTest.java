@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.linkwatch.probe.SimFaults;
 import io.linkwatch.probe.collective.AllreduceBusBandwidth;
 import io.linkwatch.probe.collective.AllreduceLatency;
-import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.status.ProbeRunDocument;
+import io.linkwatch.status.StatusCodec;
 import io.linkwatch.testing.SimFace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -55,19 +55,19 @@ class ProbeAllreduceCommandTest {
     return execute(all.toArray(String[]::new));
   }
 
-  private ProbeRun json(SimFace face, String... args) throws IOException {
+  private ProbeRunDocument json(SimFace face, String... args) throws IOException {
     List<String> all = new ArrayList<>(List.of("--json"));
     all.addAll(List.of(args));
     int rc = allreduce(face, all.toArray(String[]::new));
     assertThat(rc).as("stderr: %s", err).isZero();
-    return ProbeKind.USER_JSON.read(out.toString(), ProbeRun.class);
+    return StatusCodec.readPart(out.toString(), ProbeRunDocument.class);
   }
 
   /** On Ascend, seed 001's 272.7 us. */
   @ParameterizedTest
   @EnumSource(SimFace.class)
   void oneKibLatencyMatchesTheProfile(SimFace face) throws IOException {
-    ProbeRun run = json(face, "--sizes", "1KiB");
+    ProbeRunDocument run = json(face, "--sizes", "1KiB");
 
     AllreduceLatency l = (AllreduceLatency) run.targets().get(0).measurements().get(0);
     assertThat(l.p50Seconds())
@@ -82,7 +82,7 @@ class ProbeAllreduceCommandTest {
     // The model needs no warm-up, but the ranks' streams start out at different times on their
     // devices' clocks (what this JVM's earlier tests left there), and a first round waits for the
     // last rank, as it would on a device still busy with earlier work: it is the warm-up.
-    ProbeRun run = json(face, "--sizes", "1GiB", "--warmup", "1", "--iterations", "1");
+    ProbeRunDocument run = json(face, "--sizes", "1GiB", "--warmup", "1", "--iterations", "1");
 
     AllreduceBusBandwidth b = (AllreduceBusBandwidth) run.targets().get(0).measurements().get(1);
     assertThat(b.busBytesPerSecond())
@@ -177,7 +177,7 @@ class ProbeAllreduceCommandTest {
 
     assertThat(p.exitValue()).as("stderr: %s", stderr).isZero();
     assertThat(stderr).contains("linkwatch: skipped: allreduce needs two devices, found 1");
-    ProbeRun run = ProbeKind.USER_JSON.read(stdout, ProbeRun.class);
+    ProbeRunDocument run = StatusCodec.readPart(stdout, ProbeRunDocument.class);
     assertThat(run.targets()).isEmpty();
     assertThat(run.skippedBecause()).isEqualTo("allreduce needs two devices, found 1");
   }
