@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ public final class ExternalCommand {
 
   private final List<String> command;
   private final Duration timeout;
+  private final Map<String, String> environment;
 
   /** What the command printed and how it exited. */
   public record Result(int status, String stdout, String stderr) {
@@ -34,6 +36,15 @@ public final class ExternalCommand {
   }
 
   public ExternalCommand(List<String> command, Duration timeout) {
+    this(command, timeout, null);
+  }
+
+  /**
+   * @param environment the command's whole environment, or null to pass on the agent's own (a tool
+   *     that must not see the agent's variables, such as the device's library paths, gets a clean
+   *     one)
+   */
+  public ExternalCommand(List<String> command, Duration timeout, Map<String, String> environment) {
     if (command.isEmpty()) {
       throw new IllegalArgumentException("empty command");
     }
@@ -42,6 +53,7 @@ public final class ExternalCommand {
     }
     this.command = List.copyOf(command);
     this.timeout = timeout;
+    this.environment = environment == null ? null : Map.copyOf(environment);
   }
 
   public List<String> command() {
@@ -61,7 +73,12 @@ public final class ExternalCommand {
     long deadline = System.nanoTime() + timeout.toNanos();
     Process process;
     try {
-      process = new ProcessBuilder(command).start();
+      ProcessBuilder builder = new ProcessBuilder(command);
+      if (environment != null) {
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+      }
+      process = builder.start();
     } catch (IOException | RuntimeException e) {
       throw new Failed("cannot start it: " + oneLine(e.getMessage()), true);
     }
