@@ -302,6 +302,29 @@ LW_EXPORT const char *linkwatch_sim_link_name(int32_t src, int32_t dst);
 LW_EXPORT int32_t linkwatch_sim_processes(int32_t device, int32_t *pid, uint64_t *mem, int32_t max);
 /* The profile's `affinity` CPU list of a device, or NULL when absent. */
 LW_EXPORT const char *linkwatch_sim_affinity(int32_t device);
+/* A stand-in tool's call NAME (`hccn_tool:-link`) as the control file's
+ * fail/hang/crash lines treat it: blocks while hung, aborts on crash, and
+ * returns the injected code, else 0 (-1 for a name no line may give). */
+LW_EXPORT int32_t linkwatch_sim_tool_call(const char *name);
+/* An NPU's own RoCE port, from the control file's `nic` lines and the shared
+ * counters (which a `busy ... traffic` job advances too). */
+#define LINKWATCH_SIM_NIC_KINDS 16
+struct linkwatch_sim_nic {
+    int32_t up;                 /* 1 up, 0 down */
+    uint32_t speed_mbps;        /* the speed it trained at; 0 while down */
+    int32_t health;             /* the net health state's code, 0 Success .. 9 Unknown */
+    int32_t pad;
+    double rx_power_mw;         /* receive power of each of its four lanes */
+    uint64_t tx_octets, rx_octets, tx_packets, rx_packets;
+    uint64_t link_ups;          /* times the link came up, the first time included */
+    uint64_t errors[LINKWATCH_SIM_NIC_KINDS];   /* by linkwatch_sim_nic_error_kind */
+};
+/* 0 with *out filled, -1 for a device out of range. */
+LW_EXPORT int32_t linkwatch_sim_nic(int32_t device, struct linkwatch_sim_nic *out);
+/* The name of error counter i (hccn_tool -stat's, less `_num`), NULL past the last. */
+LW_EXPORT const char *linkwatch_sim_nic_error_kind(int32_t i);
+/* The driver's name of net health code `code`, NULL out of range. */
+LW_EXPORT const char *linkwatch_sim_nic_health_name(int32_t code);
 
 #ifdef __cplusplus
 }

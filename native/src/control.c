@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,8 +78,20 @@ static char *content;            /* last parsed text, NULL when no file */
 static char cur_path[4096];
 static struct stat last_st;
 
+/* The hccn_tool options the stand-in answers; `fail|hang|crash hccn_tool:OPTION` names one. */
+static const char *const hccn_options[] = {
+    "-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip", NULL
+};
+
 static bool known_fn(const char *fn)
 {
+    static const char tool[] = "hccn_tool:";
+    if (strncmp(fn, tool, sizeof tool - 1) == 0) {
+        for (int i = 0; hccn_options[i]; i++)
+            if (strcmp(fn + sizeof tool - 1, hccn_options[i]) == 0)
+                return true;
+        return false;
+    }
     /* dcmi_get_device_info:MAIN:SUB names one sub-command of the generic getter */
     static const char sub_fn[] = "dcmi_get_device_info:";
     if (strncmp(fn, sub_fn, sizeof sub_fn - 1) == 0) {
@@ -220,6 +233,56 @@ static int parse_busy(char **t, int n, struct rule *r)
     return 0;
 }
 
+/* nic DEVICE down | speed MBPS | errors KIND RATE | optical rx_power MW | health STATE:
+ * an NPU's own RoCE port, as the hccn_tool stand-in reports it.  STATE is the
+ * driver's name (`Socket fail`), or the same with underscores (`socket_fail`). */
+static int parse_nic(char **t, int n, struct rule *r)
+{
+    struct lw_linkrule *l = &r->link;
+    r->kind = R_LINKSTATE;
+    l->kind = LW_LR_NIC;
+    l->port = -1;
+    l->lanes = -1;
+    l->nic_error = -1;
+    l->nic_health = -1;
+    l->nic_rx_power = -1;
+    if (parse_long(t[1], 0, LW_MAX_DEVICES - 1, &l->dev) != 0)
+        return -1;
+    if (n == 3 && strcmp(t[2], "down") == 0) {
+        l->down = true;
+        return 0;
+    }
+    if (n == 4 && strcmp(t[2], "speed") == 0)
+        return parse_long(t[3], 1, 10000000, &l->nic_speed);
+    if (n == 5 && strcmp(t[2], "errors") == 0) {
+        for (int i = 0; lw_nic_error_kinds[i]; i++)
+            if (strcmp(t[3], lw_nic_error_kinds[i]) == 0)
+                l->nic_error = i;
+        return l->nic_error < 0 ? -1 : parse_rate(t[4], &l->rate[0]);
+    }
+    if (n == 5 && strcmp(t[2], "optical") == 0 && strcmp(t[3], "rx_power") == 0) {
+        char *end;
+        errno = 0;
+        l->nic_rx_power = strtod(t[4], &end);
+        return end == t[4] || *end || errno || !(l->nic_rx_power >= 0 && l->nic_rx_power < 100) ? -1 : 0;
+    }
+    if (n >= 4 && strcmp(t[2], "health") == 0) {
+        char state[64] = "";
+        for (int i = 3; i < n; i++) {
+            size_t len = strlen(state);
+            snprintf(state + len, sizeof state - len, "%s%s", i > 3 ? " " : "", t[i]);
+        }
+        for (char *c = state; *c; c++)
+            if (*c == '_')
+                *c = ' ';
+        for (int i = 0; lw_nic_health_names[i]; i++)
+            if (strcasecmp(state, lw_nic_health_names[i]) == 0)
+                l->nic_health = i;
+        return l->nic_health < 0 ? -1 : 0;
+    }
+    return -1;
+}
+
 static int parse_rule(char **t, int n, struct rule *r)
 {
     char *end;
@@ -236,6 +299,8 @@ static int parse_rule(char **t, int n, struct rule *r)
     if (n >= 3 && (strcmp(t[0], "hccs") == 0 || strcmp(t[0], "sio") == 0 || strcmp(t[0], "nvlink") == 0 ||
                    strcmp(t[0], "pcie") == 0))
         return parse_linkstate(t, n, r);
+    if (n >= 3 && strcmp(t[0], "nic") == 0)
+        return parse_nic(t, n, r);
     if (n >= 2 && strcmp(t[0], "link") != 0 && !known_fn(t[1]))
         return -1;
     if (strcmp(t[0], "fail") == 0 && (n == 3 || (n == 5 && strcmp(t[3], "after") == 0))) {
@@ -457,6 +522,11 @@ int lw_enter_sub(const char *fn, const char *sub)
             lw_err("injected fault: %s returned %d", fn, code);
         return code;
     }
+}
+
+int32_t linkwatch_sim_tool_call(const char *name)
+{
+    return known_fn(name) ? lw_enter(name) : -1;
 }
 
 bool lw_fault_corrupt(const char *fn)

@@ -183,7 +183,15 @@ void lw_corrupt_bytes(void *p, size_t n);
 
 /* Link faults and rates of the control file (hccs, sio, nvlink, pcie lines,
  * and `busy ... traffic RATE`), copied out for linkstate.c. */
-enum lw_linkrule_kind { LW_LR_HCCS, LW_LR_SIO, LW_LR_NVLINK, LW_LR_PCIE, LW_LR_TRAFFIC };
+enum lw_linkrule_kind { LW_LR_HCCS, LW_LR_SIO, LW_LR_NVLINK, LW_LR_PCIE, LW_LR_TRAFFIC, LW_LR_NIC };
+/* The error counters of an NPU's RoCE port the `nic DEVICE errors KIND RATE`
+ * line can raise: hccn_tool -stat's names without `_num`.  NULL-terminated. */
+#define LW_NIC_KINDS 10
+extern const char *const lw_nic_error_kinds[LW_NIC_KINDS + 1];
+/* The states `nic DEVICE health STATE` takes, in the driver's order (its
+ * codes 0 to 9), spelled as printed.  NULL-terminated. */
+#define LW_NIC_HEALTHS 10
+extern const char *const lw_nic_health_names[LW_NIC_HEALTHS + 1];
 struct lw_linkrule {
     int kind;
     int dev;                /* the host's number */
@@ -196,6 +204,10 @@ struct lw_linkrule {
     bool has_base;
     unsigned long long base;
     int gen, width;         /* pcie: current generation / width lowered to; 0: not given */
+    /* nic: speed in Mb/s (0: not given), the error kind raised at rate[0] (-1: none),
+     * receive power per lane in mW (< 0: not given), net health state (-1: not given) */
+    int nic_speed, nic_error, nic_health;
+    double nic_rx_power;
     uint64_t key;           /* hash of the normalised line (a `base` is applied once per line) */
 };
 /* The current link rules (up to max into out); returns how many there are.
@@ -221,6 +233,10 @@ struct lw_devlinks {
     int hccs_lanes[LW_HCCS_PORTS];    /* 4 unless lowered; 0 when down */
     bool nv_down[LW_NVLINKS];
     int pcie_gen, pcie_width;         /* 0: not lowered */
+    bool nic_down;                    /* the NPU's RoCE port */
+    int nic_speed;                    /* Mb/s; 0: the default */
+    int nic_health;                   /* index into lw_nic_health_names; 0 (Success) unless set */
+    double nic_rx_power;              /* mW per lane; < 0: the default */
 };
 void lw_dev_links(int dev, struct lw_devlinks *out);
 /* Shared counters: index ranges per host device. */
@@ -232,6 +248,10 @@ enum {
     LW_C_NV_CRC_FLIT = LW_C_NV_RECOVERY + LW_NVLINKS, LW_C_NV_CRC_DATA = LW_C_NV_CRC_FLIT + LW_NVLINKS,
     LW_C_NV_TX = LW_C_NV_CRC_DATA + LW_NVLINKS, LW_C_NV_RX = LW_C_NV_TX + LW_NVLINKS,   /* bytes */
     LW_C_PCIE_REPLAY = LW_C_NV_RX + LW_NVLINKS,
+    /* an NPU's RoCE port: octets and packets each way, errors by lw_nic_error_kinds,
+     * link ups since the counters began, and whether the port was down at the last read */
+    LW_C_NIC_TX_OCT, LW_C_NIC_RX_OCT, LW_C_NIC_TX_PKT, LW_C_NIC_RX_PKT,
+    LW_C_NIC_ERR, LW_C_NIC_LINK_UPS = LW_C_NIC_ERR + LW_NIC_KINDS, LW_C_NIC_WAS_DOWN,
     LW_C_N
 };
 /* Brings every counter up to now (rates, new `base` lines), then copies host

@@ -38,11 +38,31 @@
 #include <unistd.h>
 
 #define LS_MAGIC 0x4b4e4c57u     /* "WLNK" */
-#define LS_VERSION 2u
+#define LS_VERSION 3u
 #define LS_DEVS LW_MAX_DEVICES
 #define LS_BASES 128             /* `base` lines remembered as applied */
 #define LS_RULES 512             /* link rules looked at per read */
 #define LS_USES 8                /* processes copying on one device at once, remembered */
+
+/* An NPU RoCE port's speed when no `nic DEVICE speed` line lowers it: the
+ * sim's choice (a 400GE port), not a figure of any product. */
+#define NIC_DEFAULT_MBPS 400000
+/* Receive power per lane when no `nic DEVICE optical rx_power` line sets it. */
+#define NIC_DEFAULT_RX_MW 1.02
+/* The packet size the sim counts a job's port traffic in. */
+#define NIC_PACKET_BYTES 4096
+
+const char *const lw_nic_error_kinds[LW_NIC_KINDS + 1] = {
+    "mac_rx_bad_pkt", "mac_tx_bad_pkt", "mac_rx_fcs_err_pkt", "roce_rx_err_pkt", "roce_tx_err_pkt",
+    "roce_unexpected_ack", "roce_out_of_order", "roce_verification_err", "roce_qp_status_err",
+    "roce_new_pkt_rty", NULL
+};
+
+/* DRV tool_ops.c's net health table. */
+const char *const lw_nic_health_names[LW_NIC_HEALTHS + 1] = {
+    "Success", "Socket fail", "Receive timeout", "Unreachable", "Time exceeded", "Fault", "Init",
+    "Thread error", "Detect ip set", "Unknown", NULL
+};
 
 /* DRV-SRC's HCCS_SINGLE_PACKETS_BYTES: the HCCS counters count 20-byte flits. */
 #define HCCS_FLIT_BYTES 20
@@ -227,6 +247,7 @@ int lw_nvlink_peer(const struct lw_profile *p, int dev, int link, bool *none)
 static void devlinks_of(const struct lw_linkrule *r, int n, int dev, struct lw_devlinks *out)
 {
     memset(out, 0, sizeof *out);
+    out->nic_rx_power = -1;
     for (int k = 0; k < LW_HCCS_PORTS; k++)
         out->hccs_lanes[k] = 4;
     for (int i = 0; i < n; i++) {
@@ -238,6 +259,14 @@ static void devlinks_of(const struct lw_linkrule *r, int n, int dev, struct lw_d
                 out->hccs_lanes[r[i].port] = r[i].lanes;
         } else if (r[i].kind == LW_LR_NVLINK) {
             out->nv_down[r[i].port] |= r[i].down;
+        } else if (r[i].kind == LW_LR_NIC) {
+            out->nic_down |= r[i].down;
+            if (r[i].nic_speed)
+                out->nic_speed = r[i].nic_speed;
+            if (r[i].nic_health >= 0)
+                out->nic_health = r[i].nic_health;
+            if (r[i].nic_rx_power >= 0)
+                out->nic_rx_power = r[i].nic_rx_power;
         } else if (r[i].kind == LW_LR_PCIE) {
             if (r[i].gen && (!out->pcie_gen || r[i].gen < out->pcie_gen))
                 out->pcie_gen = r[i].gen;
@@ -332,6 +361,10 @@ static void compute_rates(const struct lw_linkrule *r, int n)
         case LW_LR_PCIE:
             nr[LW_C_PCIE_REPLAY] += r[i].rate[0];
             break;
+        case LW_LR_NIC:
+            if (r[i].nic_error >= 0)
+                nr[LW_C_NIC_ERR + r[i].nic_error] += r[i].rate[0];
+            break;
         case LW_LR_TRAFFIC: {
             /* a job's traffic, spread evenly over the device's up links, both ways */
             struct lw_devlinks dl;
@@ -347,6 +380,13 @@ static void compute_rates(const struct lw_linkrule *r, int n)
                     nr[LW_C_NV_TX + sel[j]] += r[i].rate[0] / m;
                     nr[LW_C_NV_RX + sel[j]] += r[i].rate[0] / m;
                 }
+            /* and as much again through the NPU's port to other servers, while it is up */
+            if (!dl.nic_down) {
+                nr[LW_C_NIC_TX_OCT] += r[i].rate[0];
+                nr[LW_C_NIC_RX_OCT] += r[i].rate[0];
+                nr[LW_C_NIC_TX_PKT] += r[i].rate[0] / NIC_PACKET_BYTES;
+                nr[LW_C_NIC_RX_PKT] += r[i].rate[0] / NIC_PACKET_BYTES;
+            }
             break;
         }
         }
@@ -427,6 +467,19 @@ static void advance(struct ls_file *f)
     for (int d = 0; d < LS_DEVS; d++)
         memcpy(f->dev[d].rate, new_rate[d], sizeof new_rate[d]);
     f->last = now;
+
+    /* an NPU port's link ups: one at the start, one more for each `nic N down`
+     * line seen gone (a down and up between two reads is not seen) */
+    for (int d = 0; d < LS_DEVS; d++) {
+        struct lw_devlinks dl;
+        devlinks_of(rules_buf, n, d, &dl);
+        struct ls_dev *v = &f->dev[d];
+        if (v->c[LW_C_NIC_LINK_UPS] == 0)
+            set_counter(v, LW_C_NIC_LINK_UPS, 1);
+        if (v->c[LW_C_NIC_WAS_DOWN] && !dl.nic_down)
+            __atomic_fetch_add(&v->c[LW_C_NIC_LINK_UPS], 1, __ATOMIC_RELAXED);
+        set_counter(v, LW_C_NIC_WAS_DOWN, dl.nic_down ? 1 : 0);
+    }
 
     /* `base` lines: applied once, when first seen; forgotten once gone, so a
      * line written again applies again */
@@ -665,4 +718,36 @@ double lw_links_copy_factor(int face, int src, int dst)
     }
     pthread_mutex_unlock(&ml);
     return fac;
+}
+
+int32_t linkwatch_sim_nic(int32_t device, struct linkwatch_sim_nic *out)
+{
+    uint64_t c[LW_C_N];
+    if (device < 0 || device >= LS_DEVS || !out || lw_counters_read(device, c) != 0)
+        return -1;
+    struct lw_devlinks dl;
+    lw_dev_links(device, &dl);
+    memset(out, 0, sizeof *out);
+    out->up = dl.nic_down ? 0 : 1;
+    out->speed_mbps = dl.nic_down ? 0 : (uint32_t)(dl.nic_speed ? dl.nic_speed : NIC_DEFAULT_MBPS);
+    out->health = dl.nic_health;
+    out->rx_power_mw = dl.nic_rx_power >= 0 ? dl.nic_rx_power : dl.nic_down ? 0 : NIC_DEFAULT_RX_MW;
+    out->tx_octets = c[LW_C_NIC_TX_OCT];
+    out->rx_octets = c[LW_C_NIC_RX_OCT];
+    out->tx_packets = c[LW_C_NIC_TX_PKT];
+    out->rx_packets = c[LW_C_NIC_RX_PKT];
+    out->link_ups = c[LW_C_NIC_LINK_UPS] ? c[LW_C_NIC_LINK_UPS] : 1;
+    for (int i = 0; i < LW_NIC_KINDS && i < LINKWATCH_SIM_NIC_KINDS; i++)
+        out->errors[i] = c[LW_C_NIC_ERR + i];
+    return 0;
+}
+
+const char *linkwatch_sim_nic_error_kind(int32_t i)
+{
+    return i >= 0 && i < LW_NIC_KINDS ? lw_nic_error_kinds[i] : NULL;
+}
+
+const char *linkwatch_sim_nic_health_name(int32_t code)
+{
+    return code >= 0 && code < LW_NIC_HEALTHS ? lw_nic_health_names[code] : NULL;
 }
