@@ -58,13 +58,25 @@ given() {
   return 1
 }
 given --backend "${args[@]}" || defaults+=(--backend "$backend")
-given --config "${args[@]}" || defaults+=(--config "$config")
+if ! given --config "${args[@]}"; then
+  if [ "$backend" = sim ]; then
+    # The Ascend faces also read each NPU's RoCE port through the sim's hccn_tool stand-in, which
+    # the build puts in native/build: the example config plus that one absolute path.
+    generated="${TMPDIR:-/tmp}/linkwatch-sim-$profile.yaml"
+    { cat "$config"
+      printf '%s\n' "# Added by scripts/run-sim.sh: the sim's hccn_tool stand-in." \
+        "passive:" "  hccn_tool:" "    command: $PWD/native/build/hccn_tool"
+    } > "$generated"
+    config=$generated
+  fi
+  defaults+=(--config "$config")
+fi
 given --listen "${args[@]}" || defaults+=(--listen 127.0.0.1:10187)
 scripts/deps.sh
 jar=agent/target/linkwatch.jar
 newer=""
 [ "$rebuild" = 1 ] || [ ! -f "$jar" ] ||
-  newer=$(find agent/src native/src native/include native/Makefile pom.xml agent/pom.xml \
+  newer=$(find agent/src native/src native/include native/tools native/Makefile pom.xml agent/pom.xml \
     -newer "$jar" -print -quit)
 if [ "$rebuild" = 0 ] && [ -f "$jar" ] && [ -z "$newer" ]; then
   echo "run-sim.sh: $jar is up to date, not rebuilding (--rebuild forces it)"

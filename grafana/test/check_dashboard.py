@@ -309,6 +309,30 @@ def fixture_series(instance="fixture-01:10187", labels="", p2p=None):
         add("linkwatch_passive_read_duration_seconds", f'source="{source}"', "0.02")
         s.append({"series": f'linkwatch_passive_last_read_timestamp_seconds{{{L},source="{source}"}}', "values": f"0+60x{n}"})
     s.append({"series": f"linkwatch_passive_interval_seconds{{{L}}}", "values": f"15+0x{n}"})
+    # ports to other servers: each die's own RoCE port (hccn_tool) at its expected 400 Gb/s, with
+    # optics, LLDP neighbour, address and net health, and one InfiniBand adapter port (no device)
+    for d in ("0", "1"):
+        port = f'device="{d}",nic="npu{d}",port="0"'
+        add("linkwatch_nic_up", f'{port},link_layer="Ethernet"', "1")
+        add("linkwatch_nic_was_up", port, "1")
+        add("linkwatch_nic_speed_bytes_per_second", port, "5e10")
+        add("linkwatch_nic_expected_speed_bytes_per_second", port, "5e10")
+        s.append({"series": f"linkwatch_nic_transmit_bytes_total{{{L},{port}}}", "values": f"0+6e10x{n}"})
+        s.append({"series": f"linkwatch_nic_receive_bytes_total{{{L},{port}}}", "values": f"0+6e10x{n}"})
+        s.append({"series": f"linkwatch_nic_link_ups_total{{{L},{port}}}", "values": f"1+0x{n}"})
+        for kind in ("roce_new_pkt_rty", "mac_rx_fcs_err_pkt", "mac_rx_bad_oct"):
+            s.append({"series": f'linkwatch_nic_errors_total{{{L},{port},kind="{kind}"}}', "values": f"0+1x{n}"})
+        for lane in ("0", "1", "2", "3"):
+            add("linkwatch_nic_optical_rx_power_watts", f'{port},lane="{lane}"', "0.00102")
+            add("linkwatch_nic_optical_tx_power_watts", f'{port},lane="{lane}"', "0.0011")
+        for state, v in (("success", "1"), ("socket_fail", "0"), ("init", "0")):
+            add("linkwatch_nic_net_health", f'{port},state="{state}"', v)
+        add("linkwatch_nic_info", f'{port},source="hccn_tool",link_layer="Ethernet",state="ACTIVE",phys_state="",netdev="",'
+            f'address="192.168.100.1{d}",lldp_system="leaf-01",lldp_port="400GE1/0/{d}"', "1")
+    ib = 'nic="mlx5_0",port="1"'
+    add("linkwatch_nic_up", f'{ib},link_layer="InfiniBand"', "1")
+    add("linkwatch_nic_speed_bytes_per_second", ib, "5e10")
+    add("linkwatch_nic_info", f'{ib},source="infiniband",link_layer="InfiniBand",state="ACTIVE",phys_state="LinkUp",netdev="ib0"', "1")
     return s
 
 

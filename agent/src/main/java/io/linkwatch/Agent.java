@@ -13,6 +13,7 @@ import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
+import io.linkwatch.passive.PortExpectations;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
@@ -92,6 +93,10 @@ public final class Agent implements AutoCloseable {
             });
     PassiveConfig passiveConfig = config.passive();
     PassiveStore passiveStore = passiveConfig.enabled() ? new PassiveStore(clock) : null;
+    if (passiveStore != null) {
+      passiveStore.expectPorts(
+          new PortExpectations(config.expectedPortsTable(), store::deviceNames));
+    }
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
         new LinkwatchCollector(

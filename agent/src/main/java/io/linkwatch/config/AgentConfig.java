@@ -21,6 +21,8 @@ import java.util.Map;
  *     they never measure at once ({@code coordination.lock_file}); null for none
  * @param expected the operator's expected figures ({@code expected}), judged before the shipped
  *     table
+ * @param expectedPorts the operator's expected ports ({@code expected_ports}), judged before the
+ *     shipped rows
  * @param podResources where the kubelet is asked which pod holds a busy device
  */
 public record AgentConfig(
@@ -36,6 +38,7 @@ public record AgentConfig(
     PassiveConfig passive,
     java.nio.file.Path probeLock,
     List<io.linkwatch.verdict.ExpectedFigure> expected,
+    List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
     PodResourcesSettings podResources) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
@@ -45,6 +48,14 @@ public record AgentConfig(
     workerJavaOptions = List.copyOf(workerJavaOptions);
     probes = Map.copyOf(probes);
     expected = List.copyOf(expected);
+    expectedPorts = List.copyOf(expectedPorts);
+  }
+
+  /** The operator's port rows first, then the shipped ones: the first row that matches judges. */
+  public List<io.linkwatch.passive.ExpectedPorts> expectedPortsTable() {
+    List<io.linkwatch.passive.ExpectedPorts> all = new java.util.ArrayList<>(expectedPorts);
+    all.addAll(io.linkwatch.passive.ExpectedPorts.SHIPPED);
+    return List.copyOf(all);
   }
 
   /** The operator's figures first, then the shipped table: the first row that matches judges. */
@@ -68,6 +79,7 @@ public record AgentConfig(
         passive,
         probeLock,
         expected,
+        expectedPorts,
         podResources);
   }
 
@@ -85,6 +97,7 @@ public record AgentConfig(
         passive,
         probeLock,
         expected,
+        expectedPorts,
         podResources);
   }
 
@@ -102,6 +115,7 @@ public record AgentConfig(
         passive,
         probeLock,
         expected,
+        expectedPorts,
         podResources);
   }
 }

@@ -5,6 +5,7 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.ProbeLock;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveSource;
+import io.linkwatch.passive.nic.HccnTool;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
@@ -215,6 +216,10 @@ public final class ConfigLoader {
     for (ConfigNode row : root.mappings("expected")) {
       ExpectedFigureReader.read(row).ifPresent(expected::add);
     }
+    List<io.linkwatch.passive.ExpectedPorts> expectedPorts = new ArrayList<>();
+    for (ConfigNode row : root.mappings("expected_ports")) {
+      ExpectedPortsReader.read(row).ifPresent(expectedPorts::add);
+    }
     root.rejectUnknown();
     return new AgentConfig(
         listen,
@@ -229,6 +234,7 @@ public final class ConfigLoader {
         passive,
         probeLock,
         expected,
+        expectedPorts,
         podResources);
   }
 
@@ -248,15 +254,33 @@ public final class ConfigLoader {
               + "), or read rounds would pile up");
     }
     java.util.Set<PassiveSource> sources = java.util.EnumSet.noneOf(PassiveSource.class);
+    Path hccnTool = HccnTool.DEFAULT_PROGRAM;
+    Duration hccnTimeout = HccnTool.DEFAULT_TIMEOUT;
     for (PassiveSource s : PassiveSource.values()) {
       ConfigNode source = node.mapping(s.id());
       if (source.bool("enabled", true)) {
         sources.add(s);
       }
+      if (s == PassiveSource.HCCN_TOOL) {
+        hccnTool = source.scalar("command", hccnTool, ConfigLoader::absolutePath);
+        // unset: 3 s, or half the deadline when that is shorter, so one hung call leaves time
+        Duration half = deadline.dividedBy(2);
+        hccnTimeout =
+            source.scalar(
+                "timeout", hccnTimeout.compareTo(half) < 0 ? hccnTimeout : half, Durations::parse);
+        if (source.has("timeout") && hccnTimeout.compareTo(deadline) >= 0) {
+          problems.add(
+              source.child("timeout"),
+              Durations.format(hccnTimeout)
+                  + " must be shorter than passive.deadline ("
+                  + Durations.format(deadline)
+                  + "): a hung call must not use up the whole round");
+        }
+      }
       source.rejectUnknown();
     }
     node.rejectUnknown();
-    return new PassiveConfig(enabled, interval, deadline, sources);
+    return new PassiveConfig(enabled, interval, deadline, sources, hccnTool, hccnTimeout);
   }
 
   private static BusyPolicy readBusy(ConfigNode node) {

@@ -97,6 +97,7 @@ public final class LinkwatchCollector implements MultiCollector {
     if (passive != null) {
       PassiveMetrics.write(passive, passiveIntervalSeconds, f);
       NicMetrics.write(passive.nicPorts(), f);
+      NicMetrics.writeCounts(passive.portCounts(), f);
     }
     f.add(
         InfoSnapshot.builder()

@@ -26,11 +26,13 @@ public final class ActiveProbes {
   }
 
   private Measurement current;
-  private boolean reading;
 
-  /** A probe run starts on {@code devices} (empty: all): waits for a read round to end first. */
+  /** Read rounds in progress: the vendor library's and hccn_tool's run on threads of their own. */
+  private int readers;
+
+  /** A probe run starts on {@code devices} (empty: all): waits for read rounds to end first. */
   public synchronized void begin(String probe, Set<Integer> devices) throws InterruptedException {
-    while (reading) {
+    while (readers > 0) {
       wait();
     }
     current = new Measurement(probe, devices);
@@ -44,7 +46,24 @@ public final class ActiveProbes {
 
   /** A read round starts now: what it must leave alone, if anything. Pair with {@link #endRead}. */
   public synchronized Optional<Measurement> beginRead() {
-    reading = true;
+    readers++;
+    return Optional.ofNullable(current);
+  }
+
+  /**
+   * A read of one device starts now unless a probe run measures it: true when it may (pair it with
+   * {@link #endRead}), false when the device is being measured.
+   */
+  public synchronized boolean beginDeviceRead(int device) {
+    if (current != null && current.measures(device)) {
+      return false;
+    }
+    readers++;
+    return true;
+  }
+
+  /** The probe run in progress, if any, without starting a read. */
+  public synchronized Optional<Measurement> measuring() {
     return Optional.ofNullable(current);
   }
 
@@ -66,7 +85,7 @@ public final class ActiveProbes {
   }
 
   public synchronized void endRead() {
-    reading = false;
+    readers = Math.max(0, readers - 1);
     notifyAll();
   }
 }

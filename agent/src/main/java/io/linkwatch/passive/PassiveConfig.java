@@ -1,5 +1,7 @@
 package io.linkwatch.passive;
 
+import io.linkwatch.passive.nic.HccnTool;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 
@@ -12,14 +14,28 @@ import java.util.Set;
  * @param deadline how long one read round of the watcher process may take before it is killed and
  *     the hung call named (default 10 s; shorter than the interval)
  * @param sources the sources switched on ({@code passive.<source>.enabled})
+ * @param hccnTool the {@code hccn_tool} program ({@code passive.hccn_tool.command})
+ * @param hccnToolTimeout how long one {@code hccn_tool} call may take ({@code
+ *     passive.hccn_tool.timeout}, default 3 s)
  */
 public record PassiveConfig(
-    boolean enabled, Duration interval, Duration deadline, Set<PassiveSource> sources) {
+    boolean enabled,
+    Duration interval,
+    Duration deadline,
+    Set<PassiveSource> sources,
+    Path hccnTool,
+    Duration hccnToolTimeout) {
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(15);
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(10);
 
   public PassiveConfig {
     sources = Set.copyOf(sources);
+  }
+
+  /** Sources and timings, with {@code hccn_tool} where the driver installs it. */
+  public PassiveConfig(
+      boolean enabled, Duration interval, Duration deadline, Set<PassiveSource> sources) {
+    this(enabled, interval, deadline, sources, HccnTool.DEFAULT_PROGRAM, HccnTool.DEFAULT_TIMEOUT);
   }
 
   public boolean reads(PassiveSource source) {

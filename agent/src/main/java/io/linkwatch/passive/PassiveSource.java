@@ -20,7 +20,15 @@ public enum PassiveSource {
    * The ports to other servers: InfiniBand and RoCE adapters' state, speed, traffic and error
    * counters from {@code /sys/class/infiniband}, on any backend.
    */
-  INFINIBAND("infiniband", "InfiniBand and RoCE adapter ports (to other servers) from sysfs", null);
+  INFINIBAND("infiniband", "InfiniBand and RoCE adapter ports (to other servers) from sysfs", null),
+  /**
+   * The ports to other servers of Ascend NPUs, each NPU's own RoCE port, through {@code hccn_tool}:
+   * link, speed, link ups, traffic and error counters, optics, LLDP neighbour, net health, address.
+   */
+  HCCN_TOOL(
+      "hccn_tool",
+      "Ascend NPUs' own RoCE ports (to other servers) through hccn_tool",
+      Backend.Vendor.ASCEND);
 
   private final String id;
   private final String description;

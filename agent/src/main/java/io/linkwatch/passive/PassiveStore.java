@@ -6,6 +6,7 @@ import io.linkwatch.runtime.telemetry.DeviceLinks;
 import io.linkwatch.runtime.telemetry.LinkReading;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,12 @@ public final class PassiveStore {
   private final Map<ReadKey, Long> reads = new LinkedHashMap<>();
   private final Map<PassiveSource, RoundState> rounds = new TreeMap<>();
   private final Map<String, NicState> nics = new TreeMap<>();
+  private final Set<PassiveSource> nicReadersSeen = EnumSet.noneOf(PassiveSource.class);
+  private volatile PortExpectations expectations = PortExpectations.NONE;
+
+  /** Ports seen up since the agent started, kept across failed reads that drop a port's state. */
+  private final Set<String> nicsEverUp = new HashSet<>();
+
   private long version;
 
   public PassiveStore(Clock clock) {
@@ -163,33 +170,124 @@ public final class PassiveStore {
    * A port of an adapter to other servers as last read, and whether it was up at any read since the
    * agent started: a port down from the start may be unused by design, one that went down is not.
    */
-  public record NicState(NicPort port, boolean wasUp, long lastReadMillis) {}
+  public record NicState(
+      PassiveSource source,
+      NicPort port,
+      boolean wasUp,
+      long lastReadMillis,
+      Double expectedSpeedBitsPerSecond) {
+    public NicState(PassiveSource source, NicPort port, boolean wasUp, long lastReadMillis) {
+      this(source, port, wasUp, lastReadMillis, null);
+    }
+  }
 
   /**
-   * Every adapter port one read found; a port no longer listed (its adapter gone, its driver
-   * unloaded) is dropped, so its series go.
+   * What the ports should be ({@code expected_ports} and the shipped rows), applied as the ports
+   * are asked for: the products are named by the topology probe, which may run after the first
+   * reads.
    */
-  public synchronized void recordNicPorts(List<NicPort> ports) {
+  public void expectPorts(PortExpectations expectations) {
+    this.expectations = expectations;
+  }
+
+  /**
+   * Every adapter port one read of {@code source} found; a port of that source no longer listed
+   * (its adapter gone, its driver unloaded) is dropped, so its series go. Other sources' ports
+   * stay.
+   */
+  public synchronized void recordNicPorts(PassiveSource source, List<NicPort> ports) {
     long now = clock.millis();
     Map<String, NicState> next = new TreeMap<>();
     for (NicPort p : ports) {
-      NicState before = nics.get(p.name());
-      next.put(p.name(), new NicState(p, p.up() || (before != null && before.wasUp()), now));
+      next.put(p.name(), nicState(source, p, now));
     }
-    nics.clear();
+    nics.values().removeIf(n -> n.source() == source);
     nics.putAll(next);
-    count(PassiveSource.INFINIBAND, ReadResult.SUCCESS);
+    count(source, ReadResult.SUCCESS);
     version++;
+  }
+
+  private NicState nicState(PassiveSource source, NicPort p, long now) {
+    nicReadersSeen.add(source);
+    if (p.up()) {
+      nicsEverUp.add(p.name());
+    }
+    return new NicState(source, p, nicsEverUp.contains(p.name()), now);
+  }
+
+  /**
+   * An accelerator's own port, read by {@code source} (hccn_tool): replaces its last reading, and
+   * its device's read state says the read succeeded.
+   */
+  public synchronized void recordDevicePort(PassiveSource source, int device, NicPort port) {
+    long now = clock.millis();
+    nics.put(port.name(), nicState(source, port, now));
+    devices(source)
+        .put(
+            device,
+            new DeviceState(
+                device,
+                source,
+                ReadResult.SUCCESS,
+                now,
+                now,
+                null,
+                null,
+                null,
+                port.unsupported(),
+                List.of(),
+                null,
+                null,
+                List.of()));
+    count(source, ReadResult.SUCCESS);
+  }
+
+  /**
+   * An accelerator's port whose read failed: its series go (no stale reading), and its device's
+   * read state names the call. Whether it was ever up is remembered for when it reads again.
+   */
+  public synchronized void recordDevicePortFailure(
+      PassiveSource source, int device, ReadResult result, String error, String call) {
+    nics.values()
+        .removeIf(n -> n.source() == source && Integer.valueOf(device).equals(n.port().device()));
+    unread(source, device, result, error, call, null);
   }
 
   /** A read of the adapters that failed (sysfs could not be listed): the last ports are kept. */
-  public synchronized void recordNicFailure() {
-    count(PassiveSource.INFINIBAND, ReadResult.ERROR);
+  public synchronized void recordNicFailure(PassiveSource source) {
+    count(source, ReadResult.ERROR);
     version++;
   }
 
-  public synchronized List<NicState> nicPorts() {
-    return List.copyOf(nics.values());
+  /** Every port as last read, each with the speed it should train at where a row says. */
+  public List<NicState> nicPorts() {
+    List<NicState> read;
+    synchronized (this) {
+      read = List.copyOf(nics.values());
+    }
+    // outside the lock: the products come from the result store
+    PortExpectations e = expectations;
+    return read.stream()
+        .map(
+            n ->
+                new NicState(
+                    n.source(),
+                    n.port(),
+                    n.wasUp(),
+                    n.lastReadMillis(),
+                    e.speedOf(n.source(), n.port().device())))
+        .toList();
+  }
+
+  /** The count rows this host's products match, against the ports as last read. */
+  public List<PortExpectations.PortCount> portCounts() {
+    List<NicState> read;
+    Set<PassiveSource> seen;
+    synchronized (this) {
+      read = List.copyOf(nics.values());
+      seen = Set.copyOf(nicReadersSeen);
+    }
+    return expectations.counts(read, seen);
   }
 
   /** The end of a round of {@code source}, which took {@code seconds}. */

@@ -1,6 +1,7 @@
 package io.linkwatch.passive;
 
 import io.linkwatch.host.HostPaths;
+import io.linkwatch.passive.nic.HccnTool;
 import io.linkwatch.passive.nic.InfinibandSysfs;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@code /metrics}, and nothing there waits on this: results go to the {@link PassiveStore}.
  *
  * <p>A round that hangs costs this thread one deadline; the watcher is replaced at the next round.
+ * The NPUs' own ports ({@code hccn_tool}) are read on a second thread, one device at a time and
+ * never while a probe measures that device, so a wedged tool delays nothing else.
  */
 public final class PassiveWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PassiveWatcher.class);
@@ -32,6 +35,7 @@ public final class PassiveWatcher implements AutoCloseable {
   private final WatcherProcess watcher;
   private final PcieLinkReader pcie;
   private final InfinibandSysfs nics;
+  private final HccnTool hccn;
   private final PassiveStore store;
   private final ActiveProbes active;
   private final ScheduledExecutorService thread =
@@ -41,11 +45,20 @@ public final class PassiveWatcher implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  private final ScheduledExecutorService hccnThread =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "passive-hccn-tool");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile boolean hccnAbsentLogged;
 
   /**
    * @param watcher the vendor library's watcher process, or null when that source is off
    * @param pcie the sysfs reader, or null when that source is off
    * @param nics the adapters' port reader, or null when that source is off
+   * @param hccn the NPUs' port reader, or null when that source is off
    */
   public PassiveWatcher(
       PassiveConfig config,
@@ -53,6 +66,7 @@ public final class PassiveWatcher implements AutoCloseable {
       WatcherProcess watcher,
       PcieLinkReader pcie,
       InfinibandSysfs nics,
+      HccnTool hccn,
       PassiveStore store,
       ActiveProbes active) {
     this.config = config;
@@ -60,6 +74,7 @@ public final class PassiveWatcher implements AutoCloseable {
     this.watcher = watcher;
     this.pcie = pcie;
     this.nics = nics;
+    this.hccn = hccn;
     this.store = store;
     this.active = active;
   }
@@ -85,16 +100,23 @@ public final class PassiveWatcher implements AutoCloseable {
     PcieLinkReader pcie = p.reads(PassiveSource.SYSFS) ? new PcieLinkReader(hostPaths) : null;
     InfinibandSysfs nics =
         p.reads(PassiveSource.INFINIBAND) ? new InfinibandSysfs(hostPaths.sysfs()) : null;
-    if (watcher == null && pcie == null && nics == null) {
+    HccnTool hccn =
+        p.reads(PassiveSource.HCCN_TOOL) && PassiveSource.HCCN_TOOL.serves(backend)
+            ? new HccnTool(p.hccnTool(), p.hccnToolTimeout(), System.getenv())
+            : null;
+    if (watcher == null && pcie == null && nics == null && hccn == null) {
       return null;
     }
-    return new PassiveWatcher(p, backend, watcher, pcie, nics, store, active);
+    return new PassiveWatcher(p, backend, watcher, pcie, nics, hccn, store, active);
   }
 
   /** Reads at once, then every interval. */
   public void start() {
     long every = config.interval().toMillis();
     thread.scheduleWithFixedDelay(this::safeRound, 0, every, TimeUnit.MILLISECONDS);
+    if (hccn != null) {
+      hccnThread.schedule(this::hccnSchedule, 0, TimeUnit.MILLISECONDS);
+    }
     log.info(
         "passive watching: every {} ms, sources {}",
         every,
@@ -103,15 +125,25 @@ public final class PassiveWatcher implements AutoCloseable {
 
   private void safeRound() {
     try {
-      round();
+      libraryAndSysfsRound();
     } catch (RuntimeException e) {
       // One bad round must not end the schedule (a ScheduledExecutorService stops on a throw).
       log.warn("passive round failed: {}", e.toString());
     }
   }
 
-  /** One round of every source; public for tests that drive rounds themselves. */
+  /**
+   * One round of every source, the NPUs' ports last (they are read for the devices the library
+   * found); public for tests and {@code check}, which drive rounds themselves.
+   */
   public void round() {
+    libraryAndSysfsRound();
+    if (hccn != null) {
+      hccnRound();
+    }
+  }
+
+  private void libraryAndSysfsRound() {
     if (watcher != null) {
       vendorRound();
     }
@@ -130,12 +162,91 @@ public final class PassiveWatcher implements AutoCloseable {
   private void nicRound() {
     long started = System.nanoTime();
     try {
-      store.recordNicPorts(nics.read());
+      store.recordNicPorts(PassiveSource.INFINIBAND, nics.read());
     } catch (java.io.IOException | RuntimeException e) {
       log.debug("passive: infiniband ports: {}", e.toString());
-      store.recordNicFailure();
+      store.recordNicFailure(PassiveSource.INFINIBAND);
     }
     store.recordRound(PassiveSource.INFINIBAND, (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * The NPUs' ports every interval; every second until the library has listed the devices (its
+   * first round needs a watcher process started), so the first reading is not an interval late.
+   */
+  private void hccnSchedule() {
+    long next = config.interval().toMillis();
+    try {
+      if (!hccnRound()) {
+        next = Math.min(next, 1000);
+      }
+    } catch (RuntimeException e) {
+      log.warn("passive hccn_tool round failed: {}", e.toString());
+    }
+    if (!hccnThread.isShutdown()) {
+      hccnThread.schedule(this::hccnSchedule, next, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Each device's port through {@code hccn_tool}, one device at a time, all under one deadline.
+   * Returns false when there was no device to read yet.
+   */
+  private boolean hccnRound() {
+    List<Integer> devices = store.knownDevices(PassiveSource.DCMI);
+    if (devices.isEmpty()) {
+      return false;
+    }
+    Optional<String> absent = hccn.absent();
+    if (absent.isPresent()) {
+      // not an Ascend host with the driver's tools (or the sim without its stand-in): nothing to
+      // read, skip or fail, so no read state at all
+      if (!hccnAbsentLogged) {
+        hccnAbsentLogged = true;
+        log.info("passive: NPU ports not read: {}", absent.get());
+      }
+      return true;
+    }
+    long started = System.nanoTime();
+    long deadline = started + config.deadline().toNanos();
+    for (int device : devices) {
+      if (!active.beginDeviceRead(device)) {
+        store.recordSkipped(
+            PassiveSource.HCCN_TOOL,
+            List.of(device),
+            active.measuring().map(PassiveWatcher::why).orElse("an active probe was measuring it"));
+        continue;
+      }
+      HccnTool.Read read;
+      try {
+        read = hccn.read(device, deadline);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return true;
+      } finally {
+        active.endRead();
+      }
+      if (read instanceof HccnTool.Port p) {
+        store.recordDevicePort(PassiveSource.HCCN_TOOL, device, p.port());
+      } else if (read instanceof HccnTool.Failed f) {
+        log.debug("passive: device {}: {}: {}", device, f.call(), f.reason());
+        store.recordDevicePortFailure(
+            PassiveSource.HCCN_TOOL,
+            device,
+            f.timedOut() ? ReadResult.TIMEOUT : ReadResult.ERROR,
+            f.call() == null ? f.reason() : f.call() + ": " + f.reason(),
+            f.call());
+      } else if (read instanceof HccnTool.Absent a) {
+        // not an Ascend host with the driver's tools (or the sim without its stand-in)
+        if (!hccnAbsentLogged) {
+          hccnAbsentLogged = true;
+          log.info("passive: NPU ports not read: {}", a.reason());
+        }
+        return true;
+      }
+    }
+    store.recordRound(PassiveSource.HCCN_TOOL, (System.nanoTime() - started) / 1e9);
+    return true;
   }
 
   private void vendorRound() {
@@ -213,6 +324,7 @@ public final class PassiveWatcher implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+    hccnThread.shutdownNow();
     if (watcher != null) {
       watcher.close();
     }

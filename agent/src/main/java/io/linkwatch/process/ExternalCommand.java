@@ -80,7 +80,7 @@ public final class ExternalCommand {
       }
       process = builder.start();
     } catch (IOException | RuntimeException e) {
-      throw new Failed("cannot start it: " + oneLine(e.getMessage()), true);
+      throw new Failed("cannot start it: " + oneLine(e.getMessage()), true, false);
     }
     try {
       process.getOutputStream().close();
@@ -92,7 +92,7 @@ public final class ExternalCommand {
     try {
       if (!process.waitFor(remainingNanos(deadline), TimeUnit.NANOSECONDS)) {
         kill(process);
-        throw new Failed("no answer within " + describe(timeout));
+        throw new Failed("no answer within " + describe(timeout), false, true);
       }
       String stdout = await(out, deadline, process);
       String stderr = await(err, deadline, process);
@@ -111,7 +111,7 @@ public final class ExternalCommand {
       return future.get(Math.max(remainingNanos(deadline), 1), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       kill(process);
-      throw new Failed("its output was still open after " + describe(timeout));
+      throw new Failed("its output was still open after " + describe(timeout), false, true);
     } catch (ExecutionException e) {
       throw new Failed("cannot read its output: " + oneLine(e.getCause().getMessage()));
     }
@@ -180,14 +180,21 @@ public final class ExternalCommand {
     private static final long serialVersionUID = 1L;
 
     private final boolean notStarted;
+    private final boolean timedOut;
 
     public Failed(String reason) {
-      this(reason, false);
+      this(reason, false, false);
     }
 
-    Failed(String reason, boolean notStarted) {
+    Failed(String reason, boolean notStarted, boolean timedOut) {
       super(reason, null, false, false);
       this.notStarted = notStarted;
+      this.timedOut = timedOut;
+    }
+
+    /** The command did not finish within its timeout and was killed. */
+    public boolean timedOut() {
+      return timedOut;
     }
 
     /** The command could not be started (not installed, not executable). */

@@ -214,6 +214,21 @@ public final class ResultStore {
     return podLookup.holders().getOrDefault(a.device(), List.of());
   }
 
+  /** Each device's product name, from the last topology results ({@code Ascend910B3}). */
+  public synchronized Map<Integer, String> deviceNames() {
+    Map<Integer, String> names = new java.util.TreeMap<>();
+    for (Map<String, TargetStatus> targets : byProbe.values()) {
+      for (TargetStatus t : targets.values()) {
+        for (var m : t.measurements()) {
+          if (m instanceof DeviceInfo d && d.name() != null) {
+            names.put(d.device(), d.name());
+          }
+        }
+      }
+    }
+    return names;
+  }
+
   /** What the last topology results say of each device, for matching the kubelet's ids. */
   public synchronized List<DeviceKeys> deviceKeys() {
     List<DeviceKeys> keys = new ArrayList<>();

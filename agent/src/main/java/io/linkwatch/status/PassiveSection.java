@@ -4,6 +4,7 @@ import io.linkwatch.passive.DeviceState;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
+import io.linkwatch.passive.PortExpectations;
 import io.linkwatch.passive.ReadResult;
 import io.linkwatch.passive.nic.NicPort;
 import io.linkwatch.passive.pcie.PcieHop;
@@ -25,21 +26,39 @@ import java.util.TreeMap;
  *  "unsupported": ["dcmi_get_device_info(SIO CRC errors, main 56 sub 0) returned -8255: ..."]}
  * </pre>
  */
-public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicEntry> nicPorts) {
+public record PassiveSection(
+    List<Round> rounds,
+    List<Device> devices,
+    List<NicEntry> nicPorts,
+    List<PortExpectations.PortCount> nicPortCounts) {
   public PassiveSection {
     rounds = rounds == null ? List.of() : List.copyOf(rounds);
     devices = devices == null ? List.of() : List.copyOf(devices);
     nicPorts = nicPorts == null ? List.of() : List.copyOf(nicPorts);
+    nicPortCounts = nicPortCounts == null ? List.of() : List.copyOf(nicPortCounts);
+  }
+
+  public PassiveSection(List<Round> rounds, List<Device> devices, List<NicEntry> nicPorts) {
+    this(rounds, devices, nicPorts, List.of());
   }
 
   /**
-   * One port to other servers (an InfiniBand or RoCE adapter's), as last read.
+   * One port to other servers (an InfiniBand or RoCE adapter's, or an NPU's own), as last read.
    *
+   * @param source the source that read it ({@code infiniband}, {@code hccn_tool})
+   * @param device the accelerator it serves, or null when not known
    * @param up whether its logical state is {@code ACTIVE}
    * @param wasUp whether it was up at any read since the agent started
-   * @param errors its error counters by sysfs name
+   * @param errors its error counters by the source's name
+   * @param linkUps how often its link came up (hccn_tool), or null
+   * @param health the NPU's own probe of its detect address (net_health), or null
+   * @param optics its optical module's readings in base units, or null
+   * @param expectedSpeedBitsPerSecond the speed it should train at ({@code expected_ports}), or
+   *     null when no row holds it to one
    */
   public record NicEntry(
+      PassiveSource source,
+      Integer device,
       String nic,
       int port,
       String linkLayer,
@@ -48,14 +67,23 @@ public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicE
       boolean up,
       boolean wasUp,
       Double speedBitsPerSecond,
+      Double expectedSpeedBitsPerSecond,
       Long transmitBytes,
       Long receiveBytes,
       Long linkDowned,
       Map<String, Long> errors,
       String netdev,
+      Long linkUps,
+      String health,
+      String lldpSystem,
+      String lldpPort,
+      String address,
+      io.linkwatch.passive.nic.Optics optics,
+      List<String> unsupported,
       Instant lastRead) {
     public NicEntry {
       errors = errors == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errors));
+      unsupported = unsupported == null ? List.of() : List.copyOf(unsupported);
     }
 
     /** {@code mlx5_0 port 1}. */
@@ -66,6 +94,8 @@ public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicE
     static NicEntry of(PassiveStore.NicState s) {
       NicPort p = s.port();
       return new NicEntry(
+          s.source(),
+          p.device(),
           p.nic(),
           p.port(),
           p.linkLayer(),
@@ -74,11 +104,19 @@ public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicE
           p.up(),
           s.wasUp(),
           p.rateBitsPerSecond(),
+          s.expectedSpeedBitsPerSecond(),
           p.transmitBytes(),
           p.receiveBytes(),
           p.linkDowned(),
           p.errors(),
           p.netdev(),
+          p.linkUps(),
+          p.health(),
+          p.neighbour() == null ? null : p.neighbour().system(),
+          p.neighbour() == null ? null : p.neighbour().port(),
+          p.address(),
+          p.optics(),
+          p.unsupported(),
           Instant.ofEpochMilli(s.lastReadMillis()));
     }
   }
@@ -173,7 +211,7 @@ public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicE
             .map(r -> new Round(r.source(), Instant.ofEpochMilli(r.endedMillis()), r.seconds()))
             .toList();
     return new PassiveSection(
-        rounds, devices, store.nicPorts().stream().map(NicEntry::of).toList());
+        rounds, devices, store.nicPorts().stream().map(NicEntry::of).toList(), store.portCounts());
   }
 
   /**
@@ -185,6 +223,9 @@ public record PassiveSection(List<Round> rounds, List<Device> devices, List<NicE
       return this;
     }
     return new PassiveSection(
-        rounds, this.devices.stream().filter(d -> devices.contains(d.device())).toList(), nicPorts);
+        rounds,
+        this.devices.stream().filter(d -> devices.contains(d.device())).toList(),
+        nicPorts,
+        nicPortCounts);
   }
 }

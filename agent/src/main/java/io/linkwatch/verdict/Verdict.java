@@ -1,5 +1,6 @@
 package io.linkwatch.verdict;
 
+import io.linkwatch.passive.ExpectedPorts;
 import io.linkwatch.passive.LinkErrorRates;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.probe.result.DeviceInfo;
@@ -258,6 +259,40 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                     + (n.physState() == null ? "" : ", " + n.physState())
                     + ") after being up"
                     + age("read ", n.lastRead(), now)));
+      } else if (n.up()
+          && n.expectedSpeedBitsPerSecond() != null
+          && n.speedBitsPerSecond() != null
+          && n.speedBitsPerSecond() < n.expectedSpeedBitsPerSecond()) {
+        // Trained below its speed: the port carries collectives at a fraction of the rate, so
+        // every multi-server job through it runs slower, but runs.
+        findings.add(
+            new Finding(
+                "LW-NIC-SLOW",
+                State.WARN,
+                "nic " + n.name(),
+                "trained at "
+                    + ExpectedPorts.formatSpeed(n.speedBitsPerSecond())
+                    + ", expected "
+                    + ExpectedPorts.formatSpeed(n.expectedSpeedBitsPerSecond())
+                    + age("read ", n.lastRead(), now)));
+      }
+    }
+    for (io.linkwatch.passive.PortExpectations.PortCount c : p.nicPortCounts()) {
+      if (c.shortOfCount()) {
+        // Fewer rails than the product has: jobs spread over the host's ports lose one of them.
+        findings.add(
+            new Finding(
+                "LW-NIC-PORTS",
+                State.FAIL,
+                c.reader().id() + " ports",
+                c.atSpeed()
+                    + " of "
+                    + c.count()
+                    + " up at "
+                    + ExpectedPorts.formatSpeed(c.speedBitsPerSecond())
+                    + " or faster ("
+                    + c.source()
+                    + ")"));
       }
     }
     for (PassiveSection.Device d : p.devices()) {

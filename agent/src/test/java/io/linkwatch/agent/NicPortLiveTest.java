@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
-import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.StatusLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,20 +23,8 @@ class NicPortLiveTest {
 
   @TempDir Path dir;
 
-  private static String firstLine(String url) throws Exception {
-    JavaProcess.Result r =
-        JavaProcess.run(Map.of(), Duration.ofSeconds(60), "status", "--url", url);
-    return r.out().lines().findFirst().orElse("");
-  }
-
   private static String await(String url, String prefix) throws Exception {
-    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    String line = firstLine(url);
-    while (!line.startsWith(prefix) && System.nanoTime() < until) {
-      Thread.sleep(500);
-      line = firstLine(url);
-    }
-    return line;
+    return StatusLine.await(url, prefix, Duration.ofSeconds(30));
   }
 
   @Test
@@ -73,7 +61,7 @@ class NicPortLiveTest {
           agent.awaitMetrics(
               Duration.ofSeconds(60),
               up,
-              "linkwatch_nic_speed_bits_per_second{nic=\"mlx4_0\",port=\"2\"} 4.0E10",
+              "linkwatch_nic_speed_bytes_per_second{nic=\"mlx4_0\",port=\"2\"} 5.0E9",
               "linkwatch_nic_receive_bytes_total{nic=\"hfi1_0\",port=\"1\"} 1.380366808104E12",
               "linkwatch_nic_errors_total{kind=\"local_ack_timeout_err\",nic=\"mlx5_0\",port=\"1\"}"
                   + " 131.0");

@@ -140,14 +140,15 @@ class PassiveAlertsLiveTest {
       agent.faults(withFaults.toArray(String[]::new));
       blind.faults(withFaults.toArray(String[]::new));
 
-      JsonNode state = awaitFiring(prometheus, stateAlert, Duration.ofSeconds(120));
+      JsonNode state = LiveRules.awaitFiring(prometheus, stateAlert, Duration.ofSeconds(120));
       assertThat(state)
           .allSatisfy(
               a -> {
                 assertThat(a.get("labels").get("device").asText()).isEqualTo(stateDevice);
                 assertThat(a.get("labels").get("link").asText()).isEqualTo(stateLink);
               });
-      JsonNode errors = awaitFiring(prometheus, "LinkwatchLinkErrorRate", Duration.ofSeconds(120));
+      JsonNode errors =
+          LiveRules.awaitFiring(prometheus, "LinkwatchLinkErrorRate", Duration.ofSeconds(120));
       assertThat(errors)
           .allSatisfy(
               a -> {
@@ -184,25 +185,5 @@ class PassiveAlertsLiveTest {
       }
     }
     return out;
-  }
-
-  private static JsonNode awaitFiring(PrometheusServer p, String name, Duration timeout)
-      throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < end) {
-      com.fasterxml.jackson.databind.node.ArrayNode found =
-          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-      for (JsonNode a : p.alerts()) {
-        if (a.get("labels").get("alertname").asText().equals(name)
-            && a.get("state").asText().equals("firing")) {
-          found.add(a);
-        }
-      }
-      if (!found.isEmpty()) {
-        return found;
-      }
-      Thread.sleep(1000);
-    }
-    throw new AssertionError(name + " never fired; alerts: " + p.alerts());
   }
 }

@@ -2,6 +2,8 @@ package io.linkwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.testing.JavaProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -312,16 +314,25 @@ class FirstSessionCliTest {
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     pb.environment().remove("BACKEND");
     pb.environment().put("LINKWATCH_SIM_CONTROL", dir.resolve("ctl").toString());
+    pb.environment().put("TMPDIR", dir.toString());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).as(out).isZero();
     List<String> calls = Files.readAllLines(log);
     assertThat(calls.get(0))
         .contains("MAKEFLAGS=--silent", " -B ", " -q ", "-Dstyle.color=never", "package");
+    Path generated = dir.resolve("linkwatch-sim-a3.yaml");
     assertThat(calls.get(1))
         .isEqualTo(
-            "java -jar agent/target/linkwatch.jar run --backend sim --config examples/sim.yaml"
+            "java -jar agent/target/linkwatch.jar run --backend sim --config "
+                + generated
                 + " --listen 127.0.0.1:9000");
+    // the example config, with the sim's hccn_tool stand-in as the NPU ports' reader
+    AgentConfig config = ConfigLoader.load(generated);
+    assertThat(config.passive().hccnTool())
+        .isEqualTo(Path.of("..", "native", "build", "hccn_tool").toAbsolutePath().normalize());
+    assertThat(config.probes())
+        .isEqualTo(ConfigLoader.load(Path.of("..", "examples", "sim.yaml")).probes());
     assertThat(Arrays.stream(calls.get(1).split(" ")).filter(a -> a.equals("--listen"))).hasSize(1);
   }
 

@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, listen, passive, paths, probes, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, listen, passive, paths, probes, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -151,7 +151,17 @@ class ConfigLoaderTest {
             "f.yaml: passive.interval: '0s' is not a duration: it must be above 0"),
         Arguments.of(
             "passive:\n  nvlink:\n    enabled: false",
-            "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, infiniband, interval, nvml, sysfs)"),
+            "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, hccn_tool, infiniband, interval, nvml, sysfs)"),
+        Arguments.of(
+            "passive:\n  hccn_tool:\n    command: hccn_tool",
+            "f.yaml: passive.hccn_tool.command: 'hccn_tool' must be an absolute path"),
+        Arguments.of(
+            "passive:\n  deadline: 5s\n  hccn_tool:\n    timeout: 5s",
+            "f.yaml: passive.hccn_tool.timeout: 5s must be shorter than passive.deadline (5s): a"
+                + " hung call must not use up the whole round"),
+        Arguments.of(
+            "passive:\n  hccn_tool:\n    retries: 2",
+            "f.yaml: passive.hccn_tool.retries: unknown key (valid here: command, enabled, timeout)"),
         Arguments.of(
             "passive:\n  sysfs:\n    every: 1m",
             "f.yaml: passive.sysfs.every: unknown key (valid here: enabled)"),
@@ -193,6 +203,30 @@ class ConfigLoaderTest {
         Arguments.of(
             "expected:\n  - {product: A, link: SIO, floor_gbps: 1, floor: 2}",
             "f.yaml: expected[0].floor: unknown key (valid here: floor_gbps, link, max_size, min_size, probe, product, size, source, warn_gbps)"),
+        Arguments.of(
+            "expected_ports:\n  - {reader: hccn_tool, speed: 400Gb/s}",
+            "f.yaml: expected_ports[0].product: required: the start of the device name, e.g."
+                + " Ascend910_93"),
+        Arguments.of(
+            "expected_ports:\n  - {product: A, reader: sysfs, speed: 400Gb/s}",
+            "f.yaml: expected_ports[0].reader: 'sysfs' reads no ports: one of [hccn_tool,"
+                + " infiniband]"),
+        Arguments.of(
+            "expected_ports:\n  - {product: A, reader: hccn_tool}",
+            "f.yaml: expected_ports[0].speed: required: the speed each port should train at, e.g."
+                + " 400Gb/s"),
+        Arguments.of(
+            "expected_ports:\n  - {product: A, reader: hccn_tool, speed: 400}",
+            "f.yaml: expected_ports[0].speed: '400' is not a port speed: write it as 400Gb/s (or"
+                + " 400000Mb/s)"),
+        Arguments.of(
+            "expected_ports:\n  - {product: NVIDIA H200, reader: infiniband, speed: 400Gb/s}",
+            "f.yaml: expected_ports[0].count: required for reader infiniband: how many ports should"
+                + " be up at speed"),
+        Arguments.of(
+            "expected_ports:\n  - {product: A, reader: hccn_tool, speed: 200Gb/s, ports: 8}",
+            "f.yaml: expected_ports[0].ports: unknown key (valid here: count, product, reader,"
+                + " source, speed)"),
         Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
@@ -289,6 +323,48 @@ class ConfigLoaderTest {
         .isEqualTo(130e9);
     assertThat(c.expectedFigures())
         .hasSize(2 + io.linkwatch.verdict.ExpectedFigures.SHIPPED.size());
+  }
+
+  @Test
+  void expectedPortsRowsComeBeforeTheShippedOnes() {
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            expected_ports:
+              - product: Ascend910B
+                reader: hccn_tool
+                speed: 200000Mb/s
+              - product: NVIDIA H200
+                reader: infiniband
+                speed: 200 Gbit/s
+                count: 4
+                source: fabric design 2026-10
+            """);
+    var npu = c.expectedPorts().get(0);
+    assertThat(npu.reader()).isEqualTo(io.linkwatch.passive.PassiveSource.HCCN_TOOL);
+    assertThat(npu.speedBitsPerSecond()).isEqualTo(200e9);
+    assertThat(npu.count()).isZero();
+    assertThat(npu.source()).isEqualTo("operator: linkwatch.yaml");
+    var table = c.expectedPortsTable();
+    assertThat(table).hasSize(2 + io.linkwatch.passive.ExpectedPorts.SHIPPED.size());
+    // the operator's H200 row wins over gpud's 8 x 400 Gb/s
+    var h200 =
+        io.linkwatch.passive.ExpectedPorts.find(
+                table, "NVIDIA H200 141GB HBM3e", io.linkwatch.passive.PassiveSource.INFINIBAND)
+            .orElseThrow();
+    assertThat(h200.count()).isEqualTo(4);
+    assertThat(h200.speedBitsPerSecond()).isEqualTo(200e9);
+    assertThat(h200.source()).isEqualTo("fabric design 2026-10");
+    // no configuration: gpud's rows only, and no Ascend row (no source gives one)
+    AgentConfig defaults = ConfigLoader.parse("f.yaml", "");
+    assertThat(defaults.expectedPortsTable()).isEqualTo(io.linkwatch.passive.ExpectedPorts.SHIPPED);
+    assertThat(
+            io.linkwatch.passive.ExpectedPorts.find(
+                defaults.expectedPortsTable(),
+                "Ascend910_9382",
+                io.linkwatch.passive.PassiveSource.HCCN_TOOL))
+        .isEmpty();
   }
 
   @Test

@@ -2,8 +2,12 @@ package io.linkwatch.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.passive.ExpectedPorts;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
+import io.linkwatch.passive.PortExpectations;
+import io.linkwatch.passive.nic.NicPort;
+import io.linkwatch.passive.nic.Optics;
 import io.linkwatch.passive.pcie.AerSeverity;
 import io.linkwatch.passive.pcie.PcieHop;
 import io.linkwatch.passive.pcie.PcieRole;
@@ -83,7 +87,8 @@ public class GoldenExpositionTest {
   /**
    * Passive readings of every kind: an HCCS port at 2 of 4 lanes with 32-bit counters, an SIO
    * link's 16-bit CRC counts, an NVLink into an NVSwitch with the PCIe replay counter, a device
-   * whose read failed in a named call, and PCIe hops from sysfs up to the root port.
+   * whose read failed in a named call, PCIe hops from sysfs up to the root port, and ports to other
+   * servers: an adapter's and an NPU's own, held to an operator's expected-ports row.
    */
   public static PassiveStore fixedPassive() {
     PassiveStore p =
@@ -175,8 +180,64 @@ public class GoldenExpositionTest {
                 OptionalInt.of(16),
                 OptionalInt.of(16),
                 Map.of())));
+    // Ports to other servers: an adapter's from sysfs, and NPU 3's own RoCE port (hccn_tool)
+    // trained at 200 Gb/s where the operator's row says 8 ports at 400 Gb/s.
+    p.recordNicPorts(
+        PassiveSource.INFINIBAND,
+        List.of(
+            new NicPort(
+                "mlx5_0",
+                1,
+                "InfiniBand",
+                NicPort.ACTIVE,
+                "LinkUp",
+                4e11,
+                1_000_000L,
+                2_000_000L,
+                1L,
+                Map.of("symbol_error", 0L, "local_ack_timeout_err", 3L),
+                "ib0")));
+    p.recordDevicePort(
+        PassiveSource.HCCN_TOOL,
+        3,
+        new NicPort(
+            "npu3",
+            0,
+            "Ethernet",
+            NicPort.ACTIVE,
+            null,
+            2e11,
+            5_000_000L,
+            6_000_000L,
+            null,
+            Map.of("roce_new_pkt_rty", 7L, "mac_rx_fcs_err_pkt", 0L),
+            null,
+            3,
+            2L,
+            new Optics(
+                "present",
+                47.0,
+                3.2629,
+                new TreeMap<>(Map.of(0, 0.0011)),
+                new TreeMap<>(Map.of(0, 0.00102)),
+                new TreeMap<>(Map.of(0, 0.0079)),
+                new TreeMap<>(),
+                new TreeMap<>(Map.of(0, 23.1)),
+                List.of("host_snr")),
+            "Socket fail",
+            new NicPort.Neighbour("leaf-01", "400GE1/0/4"),
+            "192.168.100.13",
+            List.of()));
+    p.expectPorts(
+        new PortExpectations(
+            List.of(
+                new ExpectedPorts(
+                    "Ascend910B", PassiveSource.HCCN_TOOL, 4e11, 8, "operator: linkwatch.yaml")),
+            () -> Map.of(3, "Ascend910B3")));
     p.recordRound(PassiveSource.DCMI, 0.012);
     p.recordRound(PassiveSource.SYSFS, 0.001);
+    p.recordRound(PassiveSource.INFINIBAND, 0.002);
+    p.recordRound(PassiveSource.HCCN_TOOL, 1.2);
     return p;
   }
 

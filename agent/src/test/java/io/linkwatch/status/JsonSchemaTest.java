@@ -83,6 +83,7 @@ class JsonSchemaTest {
   static io.linkwatch.passive.PassiveStore passive() throws java.io.IOException {
     io.linkwatch.passive.PassiveStore passive = GoldenExpositionTest.fixedPassive();
     passive.recordNicPorts(
+        io.linkwatch.passive.PassiveSource.INFINIBAND,
         new io.linkwatch.passive.nic.InfinibandSysfs(
                 Path.of("src/test/resources/fixtures/procfs-infiniband/sys"))
             .read());
@@ -109,8 +110,9 @@ class JsonSchemaTest {
                   HttpResponse.BodyHandlers.ofString())
               .body();
       assertThat(new JsonObject(status).getJsonArray("findings")).hasSize(1);
+      // the procfs fixture's four adapter ports, and the golden fixture's NPU port
       assertThat(new JsonObject(status).getJsonObject("passive").getJsonArray("nic_ports"))
-          .hasSize(4);
+          .hasSize(5);
       assertValid("status_document", status);
 
       JavaProcess.Result verdict =

@@ -68,11 +68,23 @@ public final class LiveRules {
   /** Waits until alert {@code name} is pending or firing; returns its instances. */
   public static JsonNode awaitAlert(PrometheusServer p, String name, Duration timeout)
       throws Exception {
+    return await(p, name, false, timeout);
+  }
+
+  /** Waits until alert {@code name} is firing (its `for` has passed); returns its instances. */
+  public static JsonNode awaitFiring(PrometheusServer p, String name, Duration timeout)
+      throws Exception {
+    return await(p, name, true, timeout);
+  }
+
+  private static JsonNode await(PrometheusServer p, String name, boolean firing, Duration timeout)
+      throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
       ArrayNode found = JsonNodeFactory.instance.arrayNode();
       for (JsonNode a : p.alerts()) {
-        if (a.get("labels").get("alertname").asText().equals(name)) {
+        if (a.get("labels").get("alertname").asText().equals(name)
+            && (!firing || a.get("state").asText().equals("firing"))) {
           found.add(a);
         }
       }
@@ -81,7 +93,11 @@ public final class LiveRules {
       }
       Thread.sleep(1000);
     }
-    throw new AssertionError(name + " never became pending or firing; alerts: " + p.alerts());
+    throw new AssertionError(
+        name
+            + (firing ? " never fired" : " never became pending or firing")
+            + "; alerts: "
+            + p.alerts());
   }
 
   /** A Prometheus that has not scraped yet holds LinkwatchAgentDown pending for a moment. */

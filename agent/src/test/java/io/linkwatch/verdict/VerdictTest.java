@@ -131,6 +131,62 @@ class VerdictTest {
   }
 
   @Test
+  void anNpuPortBelowItsSpeedWarnsAndAHostShortOfPortsAtSpeedFails() {
+    JsonObject status = a3(165e9, SIO, "success");
+    JsonObject passive = status.getAsJsonObject("passive");
+    passive.add(
+        "nic_ports",
+        JsonParser.parseString(
+            """
+            [{"source": "hccn_tool", "device": 0, "nic": "npu0", "port": 0,
+              "link_layer": "Ethernet", "state": "ACTIVE", "up": true, "was_up": true,
+              "speed_bits_per_second": 4.0E11, "expected_speed_bits_per_second": 4.0E11},
+             {"source": "hccn_tool", "device": 1, "nic": "npu1", "port": 0,
+              "link_layer": "Ethernet", "state": "ACTIVE", "up": true, "was_up": true,
+              "speed_bits_per_second": 2.0E11, "expected_speed_bits_per_second": 4.0E11}]
+            """));
+    Verdict slow = judge(status);
+    assertThat(slow.state()).isEqualTo(State.WARN);
+    assertThat(slow.findings()).extracting(Verdict.Finding::code).containsExactly("LW-NIC-SLOW");
+    assertThat(slow.firstLine("WARN"))
+        .isEqualTo("WARN - nic npu1 port 0: LW-NIC-SLOW trained at 200 Gb/s, expected 400 Gb/s");
+
+    // one of the product's two ports at speed: a rail short, whatever else is fine
+    passive.add(
+        "nic_port_counts",
+        JsonParser.parseString(
+            """
+            [{"reader": "hccn_tool", "product": "Ascend910_93", "count": 2, "at_speed": 1,
+              "speed_bits_per_second": 4.0E11, "source": "operator: linkwatch.yaml"}]
+            """));
+    Verdict missing = judge(status);
+    assertThat(missing.state()).isEqualTo(State.FAIL);
+    assertThat(missing.firstLine("FAIL"))
+        .startsWith("FAIL - hccn_tool ports: LW-NIC-PORTS 1 of 2 up at 400 Gb/s or faster");
+    assertThat(missing.findings())
+        .anySatisfy(
+            f ->
+                assertThat(f.detail())
+                    .isEqualTo("1 of 2 up at 400 Gb/s or faster (operator: linkwatch.yaml)"));
+
+    // a port without a row, or a port that is down (LW-NIC-DOWN speaks for it), is not slow
+    passive.remove("nic_port_counts");
+    passive.add(
+        "nic_ports",
+        JsonParser.parseString(
+            """
+            [{"source": "infiniband", "nic": "mlx5_0", "port": 1, "link_layer": "InfiniBand",
+              "state": "ACTIVE", "up": true, "was_up": true, "speed_bits_per_second": 1.0E11},
+             {"source": "hccn_tool", "device": 1, "nic": "npu1", "port": 0,
+              "link_layer": "Ethernet", "state": "DOWN", "up": false, "was_up": true,
+              "expected_speed_bits_per_second": 4.0E11}]
+            """));
+    assertThat(judge(status).findings())
+        .extracting(Verdict.Finding::code)
+        .containsExactly("LW-NIC-DOWN");
+  }
+
+  @Test
   void aFailedProbeTargetFailsWithItsFirstErrorLine() {
     Verdict v = judge(a3(165e9, SIO, "error"));
     assertThat(v.state()).isEqualTo(State.FAIL);

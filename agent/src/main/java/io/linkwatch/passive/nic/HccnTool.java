@@ -1,0 +1,246 @@
+package io.linkwatch.passive.nic;
+
+import io.linkwatch.process.ExternalCommand;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Reads an Ascend NPU's own RoCE port, the one its collectives to other servers take, with {@code
+ * hccn_tool -i DEVICE -OPTION -g}: {@link #OPTIONS} in turn, each under its own timeout, one call
+ * at a time (the tool answers a second concurrent call with "hccn_tool is busy", and the device
+ * channel it talks through is shared), with a clean environment. A port is a {@link NicPort} named
+ * {@code npuN port 0}.
+ *
+ * <p>{@code -i} takes the device's physical id; the reader passes the logical number the agent uses
+ * elsewhere, which is the same on a host that hides no device from the agent (the usual case: the
+ * agent runs on the host, not inside a job's container).
+ *
+ * <p>A reading the tool says the port cannot give ({@code not supported}) is listed as unsupported;
+ * any other failed call fails the device's read and is named ({@code hccn_tool -link}), so no
+ * half-read port is published. The read stops at the round's deadline.
+ */
+public final class HccnTool {
+  /** What is read, in this order: the link first, so a dead tool fails fast. */
+  public static final List<String> OPTIONS =
+      List.of("-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip");
+
+  /**
+   * The {@code -stat} counters published as port errors, by the {@code kind} label they get (the
+   * driver's name less {@code _num}): bad and FCS-failed frames, RoCE errored packets, retries,
+   * out-of-order and unexpected acknowledgements, verification and queue-pair state errors.
+   */
+  public static final List<String> ERROR_KINDS =
+      List.of(
+          "mac_rx_bad_pkt",
+          "mac_tx_bad_pkt",
+          "mac_rx_bad_oct",
+          "mac_tx_bad_oct",
+          "mac_rx_fcs_err_pkt",
+          "roce_rx_err_pkt",
+          "roce_tx_err_pkt",
+          "roce_unexpected_ack",
+          "roce_out_of_order",
+          "roce_verification_err",
+          "roce_qp_status_err",
+          "roce_new_pkt_rty");
+
+  /** The tool's path on an Ascend host with the driver installed. */
+  public static final Path DEFAULT_PROGRAM = Path.of("/usr/local/Ascend/driver/tools/hccn_tool");
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+
+  private static final String BUSY = "hccn_tool is busy";
+  private static final long BUSY_RETRY_MILLIS = 200;
+
+  /** One call at a time in this process, whichever reader makes it. */
+  private static final ReentrantLock ONE_CALL = new ReentrantLock();
+
+  /** How reading one device's port ended. */
+  public sealed interface Read permits Port, Failed, Absent {}
+
+  /** The port as read. */
+  public record Port(NicPort port) implements Read {}
+
+  /**
+   * A call that failed; the device's port is not published.
+   *
+   * @param call the call as the status names it, e.g. {@code hccn_tool -link}; null when the read
+   *     was not made because the round's deadline had passed
+   * @param timedOut whether it ran out of time (its own timeout, or the round's deadline)
+   */
+  public record Failed(String call, String reason, boolean timedOut) implements Read {}
+
+  /** The tool is not installed: nothing to read, which is no failed read. */
+  public record Absent(String reason) implements Read {}
+
+  private final Path program;
+  private final Duration timeout;
+  private final Map<String, String> environment;
+
+  /**
+   * @param agentEnvironment the agent's environment, from which the tool gets only {@code PATH},
+   *     {@code LD_LIBRARY_PATH} (the driver's libraries) and the simulator's {@code
+   *     LINKWATCH_SIM_*} (which the real tool ignores), with {@code LANG=C} so that its words are
+   *     the ones parsed
+   */
+  public HccnTool(Path program, Duration timeout, Map<String, String> agentEnvironment) {
+    this.program = program;
+    this.timeout = timeout;
+    this.environment = cleanEnvironment(agentEnvironment);
+  }
+
+  static Map<String, String> cleanEnvironment(Map<String, String> agent) {
+    Map<String, String> env = new TreeMap<>();
+    agent.forEach(
+        (k, v) -> {
+          if (k.equals("PATH") || k.equals("LD_LIBRARY_PATH") || k.startsWith("LINKWATCH_SIM_")) {
+            env.put(k, v);
+          }
+        });
+    env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+    env.put("LANG", "C");
+    env.put("LC_ALL", "C");
+    return env;
+  }
+
+  public Path program() {
+    return program;
+  }
+
+  /** Why nothing can be read here: the tool is not installed; empty when it is. */
+  public Optional<String> absent() {
+    return Files.isExecutable(program)
+        ? Optional.empty()
+        : Optional.of(program + " is not installed (or not executable)");
+  }
+
+  /** Reads device {@code device}'s port, giving up once {@code deadlineNanos} (nanoTime) passes. */
+  public Read read(int device, long deadlineNanos) throws InterruptedException {
+    Optional<String> absent = absent();
+    if (absent.isPresent()) {
+      return new Absent(absent.get());
+    }
+    Map<String, String> printed = new LinkedHashMap<>();
+    List<String> unsupported = new ArrayList<>();
+    for (String option : OPTIONS) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        // no call failed: the round ran out of time on an earlier device (or call)
+        return new Failed(null, "not read: the read round's deadline had passed", true);
+      }
+      Duration limit =
+          timeout.compareTo(Duration.ofNanos(left)) < 0 ? timeout : Duration.ofNanos(left);
+      Answer a = call(device, option, limit);
+      if (a.failed() != null) {
+        return a.failed();
+      }
+      if (a.unsupported()) {
+        unsupported.add(option.substring(1));
+      } else {
+        printed.put(option, a.text());
+      }
+    }
+    return parse(device, printed, unsupported);
+  }
+
+  /** One call's answer: its text, or that the port cannot give it, or how it failed. */
+  private record Answer(String text, boolean unsupported, Failed failed) {}
+
+  private Answer call(int device, String option, Duration limit) throws InterruptedException {
+    ExternalCommand command =
+        new ExternalCommand(
+            List.of(program.toString(), "-i", String.valueOf(device), option, "-g"),
+            limit,
+            environment);
+    for (int attempt = 0; ; attempt++) {
+      ExternalCommand.Result r;
+      if (!ONE_CALL.tryLock(limit.toNanos(), TimeUnit.NANOSECONDS)) {
+        return new Answer(
+            null, false, new Failed(call(option), "another call held the tool", true));
+      }
+      try {
+        r = command.run();
+      } catch (ExternalCommand.Failed e) {
+        return new Answer(null, false, new Failed(call(option), e.getMessage(), e.timedOut()));
+      } finally {
+        ONE_CALL.unlock();
+      }
+      String all = r.stdout() + "\n" + r.stderr();
+      if (all.contains(BUSY) && attempt == 0) {
+        // another program (an operator, NPU-Exporter) is using the tool: once more, shortly
+        Thread.sleep(BUSY_RETRY_MILLIS);
+        continue;
+      }
+      if (r.status() != 0 || all.contains(BUSY)) {
+        if (HccnToolText.unsupportedWord(r.firstLine())) {
+          return new Answer(null, true, null);
+        }
+        String line = r.firstLine();
+        return new Answer(
+            null,
+            false,
+            new Failed(
+                call(option),
+                "exit status " + r.status() + (line.isEmpty() ? "" : ": " + line),
+                false));
+      }
+      return new Answer(r.stdout(), false, null);
+    }
+  }
+
+  private static String call(String option) {
+    return "hccn_tool " + option;
+  }
+
+  /** The port the answers describe; a {@code -link} answer of another shape fails the read. */
+  static Read parse(int device, Map<String, String> printed, List<String> unsupported) {
+    String link = printed.getOrDefault("-link", "");
+    var up = HccnToolText.linkUp(link);
+    if (up.isEmpty()) {
+      String first = link.strip().lines().findFirst().orElse("nothing");
+      return new Failed(call("-link"), "unexpected answer: " + first, false);
+    }
+    Map<String, Long> stats = HccnToolText.statistics(printed.getOrDefault("-stat", ""));
+    Map<String, Long> errors = new TreeMap<>();
+    for (String kind : ERROR_KINDS) {
+      Long n = stats.get(kind + "_num");
+      if (n != null) {
+        errors.put(kind, n);
+      }
+    }
+    Optics optics =
+        HccnToolText.optics(printed.getOrDefault("-optical", ""))
+            .filter(o -> !o.empty())
+            .orElse(null);
+    var linkUps = HccnToolText.linkUpCount(printed.getOrDefault("-link_stat", ""));
+    return new Port(
+        new NicPort(
+            "npu" + device,
+            0,
+            "Ethernet",
+            up.get() ? NicPort.ACTIVE : "DOWN",
+            null,
+            HccnToolText.speedBitsPerSecond(printed.getOrDefault("-speed", "")).orElse(null),
+            stats.get("nic_tx_all_oct_num"),
+            stats.get("nic_rx_all_oct_num"),
+            null,
+            errors,
+            null,
+            device,
+            linkUps.isPresent() ? linkUps.getAsLong() : null,
+            optics,
+            HccnToolText.netHealth(printed.getOrDefault("-net_health", "")).orElse(null),
+            HccnToolText.lldpNeighbour(printed.getOrDefault("-lldp", "")).orElse(null),
+            HccnToolText.ipAddress(printed.getOrDefault("-ip", "")).orElse(null),
+            unsupported));
+  }
+}
