@@ -162,7 +162,7 @@ public final class PassiveWatcher implements AutoCloseable {
   private void nicRound() {
     long started = System.nanoTime();
     try {
-      store.recordNicPorts(PassiveSource.INFINIBAND, nics.read());
+      store.recordNicPorts(PassiveSource.INFINIBAND, nics.read(store.pciAddresses()));
     } catch (java.io.IOException | RuntimeException e) {
       log.debug("passive: infiniband ports: {}", e.toString());
       store.recordNicFailure(PassiveSource.INFINIBAND);

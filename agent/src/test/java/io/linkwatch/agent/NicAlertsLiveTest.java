@@ -31,10 +31,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       down} fires LinkwatchNicPortDown for device 3's port, {@code nic 5 speed 200000} on a
  *       product whose {@code expected_ports} row says 400 Gb/s fires LinkwatchNicSpeedLow, and a
  *       RoCE retry storm on device 1 fires LinkwatchNicErrorRate;
- *   <li>NVIDIA: an HGX H200 host's eight InfiniBand adapters in a sysfs tree, held to gpud's 8 x
- *       400 Gb/s: a port taken down fires LinkwatchNicPortDown, that port and one trained at 200
- *       Gb/s leave 6 of 8 (LinkwatchNicPortsMissing), and a symbol-error storm fires
- *       LinkwatchNicErrorRate;
+ *   <li>NVIDIA: an HGX H200 host's eight InfiniBand adapters in a sysfs tree, each under its GPU's
+ *       PCIe switch, held to gpud's 8 x 400 Gb/s: a port taken down fires LinkwatchNicPortDown
+ *       naming the GPU it serves, that port and one trained at 200 Gb/s leave 6 of 8
+ *       (LinkwatchNicPortsMissing), and a symbol-error storm fires LinkwatchNicErrorRate;
  * </ul>
  *
  * all within 2 minutes of the fault, and all resolve once it is gone. A second agent with the port
@@ -137,7 +137,19 @@ class NicAlertsLiveTest {
   @Test
   void nvidiaAdapterPortDownMissingAndErroringFireDuringAJob() throws Exception {
     Path sys = dir.resolve("sys");
-    InfinibandTree tree = InfinibandTree.hgx(sys, 8);
+    // the sim's H200 profile's GPU addresses: each adapter under its GPU's PCIe switch
+    InfinibandTree tree =
+        InfinibandTree.hgx(
+            sys,
+            List.of(
+                "0000:18:00.0",
+                "0000:2a:00.0",
+                "0000:3a:00.0",
+                "0000:5d:00.0",
+                "0000:9a:00.0",
+                "0000:ab:00.0",
+                "0000:ba:00.0",
+                "0000:db:00.0"));
     String passive =
         """
         paths:
@@ -199,8 +211,13 @@ class NicAlertsLiveTest {
       tree.down("mlx5_3");
       tree.rate("mlx5_5", "200 Gb/sec (4X HDR)");
       storm.set(true);
+      // the port names the GPU it serves: the one under the same PCIe switch
       assertThat(live.awaitFiring("LinkwatchNicPortDown"))
-          .allSatisfy(a -> assertThat(label(a, "nic")).isEqualTo("mlx5_3"));
+          .allSatisfy(
+              a -> {
+                assertThat(label(a, "nic")).isEqualTo("mlx5_3");
+                assertThat(label(a, "device")).isEqualTo("3");
+              });
       JsonNode missing = live.awaitFiring("LinkwatchNicPortsMissing");
       assertThat(missing).hasSize(1);
       assertThat(label(missing.get(0), "source")).isEqualTo("infiniband");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 
 /**
  * A writable {@code /sys/class/infiniband} tree of an HGX-style host: adapters {@code mlx5_0} ...
@@ -17,6 +18,36 @@ public final class InfinibandTree {
 
   private InfinibandTree(Path root) {
     this.root = root;
+  }
+
+  /**
+   * As {@link #hgx(Path, int)}, on a PCIe tree as an HGX board wires it: adapter {@code mlx5_i} and
+   * the GPU at {@code gpus.get(i)} under one PCIe switch, each switch under a root port of its own
+   * ({@code bus/pci/devices} links into {@code devices/pci0000:BB/...}, as the kernel makes them).
+   * A GPU at bus {@code b} gets the root port at bus {@code b-3}, the switch at {@code b-2} and
+   * {@code b-1}, and its adapter bus {@code b+1}.
+   */
+  public static InfinibandTree hgx(Path sysfs, List<String> gpus) throws IOException {
+    InfinibandTree tree = hgx(sysfs, gpus.size());
+    Path byAddress = Files.createDirectories(sysfs.resolve("bus/pci/devices"));
+    for (int i = 0; i < gpus.size(); i++) {
+      int bus = Integer.parseInt(gpus.get(i).substring(5, 7), 16);
+      String root = String.format("0000:%02x:01.0", bus - 3);
+      String up = String.format("0000:%02x:00.0", bus - 2);
+      String gpu = String.format("0000:%02x:00.0", bus);
+      String hca = String.format("0000:%02x:00.0", bus + 1);
+      Path sw = Path.of("devices", String.format("pci0000:%02x", bus - 3), root, up);
+      Path gpuDir = sw.resolve(String.format("0000:%02x:00.0", bus - 1)).resolve(gpu);
+      Path hcaDir = sw.resolve(String.format("0000:%02x:01.0", bus - 1)).resolve(hca);
+      for (Path dir : List.of(gpuDir, hcaDir)) {
+        Files.createDirectories(sysfs.resolve(dir));
+        Files.createSymbolicLink(
+            byAddress.resolve(dir.getFileName().toString()), Path.of("../../..").resolve(dir));
+      }
+      Files.createSymbolicLink(
+          tree.root.resolve("mlx5_" + i).resolve("device"), Path.of("../../..", hca));
+    }
+    return tree;
   }
 
   /** {@code adapters} adapters under {@code sysfs/class/infiniband}. */

@@ -65,13 +65,54 @@ public final class InfinibandSysfs {
   private static final Pattern RATE =
       Pattern.compile("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Gb/sec", Pattern.CASE_INSENSITIVE);
 
+  private final Path sysfs;
   private final Path root;
 
   /**
    * @param sysfs where sysfs is mounted ({@code /sys}, or the host's inside a container)
    */
   public InfinibandSysfs(Path sysfs) {
+    this.sysfs = sysfs;
     this.root = sysfs.resolve("class").resolve("infiniband");
+  }
+
+  /**
+   * Every port, each labelled with the accelerator its adapter serves: the nearest on the PCIe tree
+   * ({@link AdapterAffinity}) of {@code accelerators} (device to PCI address, as the vendor library
+   * gave it). An adapter near none keeps no device.
+   */
+  public List<NicPort> read(Map<Integer, String> accelerators) throws IOException {
+    List<NicPort> ports = read();
+    if (accelerators.isEmpty() || ports.isEmpty()) {
+      return ports;
+    }
+    Map<Integer, List<String>> devicePaths = new TreeMap<>();
+    accelerators.forEach(
+        (d, address) -> {
+          List<String> p = AdapterAffinity.path(sysfs, address);
+          if (!p.isEmpty()) {
+            devicePaths.put(d, p);
+          }
+        });
+    Map<String, List<String>> adapterPaths = new TreeMap<>();
+    for (NicPort p : ports) {
+      adapterPaths.computeIfAbsent(
+          p.nic(),
+          nic -> pciAddress(nic).map(a -> AdapterAffinity.path(sysfs, a)).orElse(List.of()));
+    }
+    adapterPaths.values().removeIf(List::isEmpty);
+    Map<String, Integer> served = AdapterAffinity.nearest(devicePaths, adapterPaths);
+    return ports.stream().map(p -> p.withDevice(served.get(p.nic()))).toList();
+  }
+
+  /** The adapter's PCI address: the name its {@code device} link points to. */
+  Optional<String> pciAddress(String nic) {
+    try {
+      Path target = Files.readSymbolicLink(root.resolve(nic).resolve("device"));
+      return Optional.of(target.getFileName().toString());
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return Optional.empty();
+    }
   }
 
   /** Every port of every adapter, by adapter name and port number. */

@@ -101,6 +101,29 @@ public record NicPort(
     return ACTIVE.equals(state);
   }
 
+  /** The same reading, said to serve accelerator {@code served}. */
+  public NicPort withDevice(Integer served) {
+    return new NicPort(
+        nic,
+        port,
+        linkLayer,
+        state,
+        physState,
+        rateBitsPerSecond,
+        transmitBytes,
+        receiveBytes,
+        linkDowned,
+        errors,
+        netdev,
+        served,
+        linkUps,
+        optics,
+        health,
+        neighbour,
+        address,
+        unsupported);
+  }
+
   /** {@code mlx5_0 port 1}, as findings and logs name it. */
   public String name() {
     return nic + " port " + port;
