@@ -24,7 +24,7 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
+  rm -rf "$tmp" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -49,7 +49,7 @@ probes:
   device_memory: {enabled: false}
 EOF
   : >"$tmp/$name/control"
-  LINKWATCH_SIM_CONTROL=$tmp/$name/control ${profile:+LINKWATCH_SIM_PROFILE=$profile} \
+  env LINKWATCH_SIM_CONTROL="$tmp/$name/control" ${profile:+LINKWATCH_SIM_PROFILE=$PWD/$profile} \
     java -jar "$jar" run --config "$tmp/$name/linkwatch.yaml" >"$tmp/$name/out" 2>&1 &
   pids+=($!)
   local url=""
@@ -80,10 +80,10 @@ median_round_ms() {
   sort -g "$tmp/rounds" | awk '{a[NR]=$1} END {printf "%.1f", 1000 * a[int((NR + 1) / 2)]}'
 }
 
-nic_series() { curl -fsS "$1" | grep -c '^linkwatch_nic_' || true; }
+nic_series() { curl -fsS "$1" >"$tmp/scrape"; grep -c '^linkwatch_nic_' "$tmp/scrape" || true; }
 
 await() { # await URL PATTERN: until /metrics has a line matching PATTERN
-  for _ in $(seq 120); do curl -fsS "$1" | grep -q "$2" && return 0; sleep 1; done
+  for _ in $(seq 120); do curl -fsS "$1" >"$tmp/scrape" && grep -q "$2" "$tmp/scrape" && return 0; sleep 1; done
   echo "never saw $2" >&2; return 1
 }
 
@@ -95,20 +95,23 @@ hccn="  hccn_tool:
 url=$(start npu8 sim native/profiles/8x910b-hccs.profile "$hccn")
 await "$url" 'linkwatch_passive_read_success{device="7",source="hccn_tool"} 1'
 agent_ms=$(median_round_ms "$url" hccn_tool)
-# the same 64 calls from a shell loop, ROUNDS times, with the agent's control file (its sim state)
+npu8_series=$(nic_series "$url")
+# the same 64 calls from a shell loop, ROUNDS times, with a control file of its own: the stand-in
+# serves one call at a time host-wide (a lock beside the control file), and sharing the agent's
+# would make both wait on each other
+: >"$tmp/loop-control"
 loop_ms=$(
   for _ in $(seq "$rounds"); do
     start_ns=$(date +%s%N)
     for d in 0 1 2 3 4 5 6 7; do
       for o in -link -speed -link_stat -stat -optical -lldp -net_health -ip; do
-        LINKWATCH_SIM_CONTROL=$tmp/npu8/control LINKWATCH_SIM_PROFILE=native/profiles/8x910b-hccs.profile \
+        LINKWATCH_SIM_CONTROL=$tmp/loop-control LINKWATCH_SIM_PROFILE=native/profiles/8x910b-hccs.profile \
           "$tool" -i "$d" "$o" -g >/dev/null
       done
     done
     echo $(( ($(date +%s%N) - start_ns) / 1000 ))
   done | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR + 1) / 2)] / 1000}'
 )
-npu8_series=$(nic_series "$url")
 
 # A3: 2 dies
 url_a3=$(start a3 sim "" "$hccn")
