@@ -265,8 +265,8 @@ public final class PassiveStore {
     synchronized (this) {
       read = List.copyOf(nics.values());
     }
-    // outside the lock: the products come from the result store
-    PortExpectations e = expectations;
+    // outside the lock: the products come from the result store, read once for all ports
+    PortExpectations e = expectations.now();
     return read.stream()
         .map(
             n ->

@@ -201,10 +201,7 @@ public final class PassiveWatcher implements AutoCloseable {
     if (absent.isPresent()) {
       // not an Ascend host with the driver's tools (or the sim without its stand-in): nothing to
       // read, skip or fail, so no read state at all
-      if (!hccnAbsentLogged) {
-        hccnAbsentLogged = true;
-        log.info("passive: NPU ports not read: {}", absent.get());
-      }
+      hccnAbsent(absent.get());
       return true;
     }
     long started = System.nanoTime();
@@ -237,16 +234,20 @@ public final class PassiveWatcher implements AutoCloseable {
             f.call() == null ? f.reason() : f.call() + ": " + f.reason(),
             f.call());
       } else if (read instanceof HccnTool.Absent a) {
-        // not an Ascend host with the driver's tools (or the sim without its stand-in)
-        if (!hccnAbsentLogged) {
-          hccnAbsentLogged = true;
-          log.info("passive: NPU ports not read: {}", a.reason());
-        }
+        hccnAbsent(a.reason()); // removed since the round began
         return true;
       }
     }
     store.recordRound(PassiveSource.HCCN_TOOL, (System.nanoTime() - started) / 1e9);
     return true;
+  }
+
+  /** Says once, at INFO, why the NPUs' ports are not read. */
+  private void hccnAbsent(String reason) {
+    if (!hccnAbsentLogged) {
+      hccnAbsentLogged = true;
+      log.info("passive: NPU ports not read: {}", reason);
+    }
   }
 
   private void vendorRound() {

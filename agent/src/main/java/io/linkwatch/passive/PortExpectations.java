@@ -49,6 +49,15 @@ public final class PortExpectations {
   }
 
   /**
+   * These expectations with the products read once, for judging every port of one scrape against
+   * the same inventory without asking the result store again for each port.
+   */
+  public PortExpectations now() {
+    Map<Integer, String> names = deviceNames.get();
+    return new PortExpectations(table, () -> names);
+  }
+
+  /**
    * The speed a port should train at: only an accelerator's own port (read by {@code hccn_tool}),
    * every one of which carries collectives; null when no row applies.
    */
