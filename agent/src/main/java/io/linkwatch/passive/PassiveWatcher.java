@@ -6,6 +6,7 @@ import io.linkwatch.passive.nic.InfinibandSysfs;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,7 @@ public final class PassiveWatcher implements AutoCloseable {
 
   private void safeRound() {
     try {
-      libraryAndSysfsRound();
+      libraryAndSysfsRound(config.deadline());
     } catch (RuntimeException e) {
       // One bad round must not end the schedule (a ScheduledExecutorService stops on a throw).
       log.warn("passive round failed: {}", e.toString());
@@ -137,15 +138,16 @@ public final class PassiveWatcher implements AutoCloseable {
    * found); public for tests and {@code check}, which drive rounds themselves.
    */
   public void round() {
-    libraryAndSysfsRound();
+    // a caller that drives one round wants its reading: wait out the watcher's start
+    libraryAndSysfsRound(WatcherProcess.START_TIMEOUT);
     if (hccn != null) {
       hccnRound();
     }
   }
 
-  private void libraryAndSysfsRound() {
+  private void libraryAndSysfsRound(Duration startWait) {
     if (watcher != null) {
-      vendorRound();
+      vendorRound(startWait);
     }
     if (pcie != null) {
       sysfsRound();
@@ -250,11 +252,17 @@ public final class PassiveWatcher implements AutoCloseable {
     }
   }
 
-  private void vendorRound() {
+  /** The library's links; a watcher not yet started is waited for at most {@code startWait}. */
+  private void vendorRound(Duration startWait) {
     long started = System.nanoTime();
-    Optional<WatcherProcess.Outcome> notReady = watcher.start(config.deadline());
+    Optional<WatcherProcess.Outcome> notReady = watcher.start(startWait);
     if (notReady.isPresent()) {
       WatcherProcess.Outcome o = notReady.get();
+      if (o.starting()) {
+        // no reading and no failure yet: the next round asks again, the sysfs reads go on
+        log.debug("passive: {}", o.error());
+        return;
+      }
       store.recordFailure(
           library,
           store.knownDevices(library),

@@ -7,6 +7,7 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.ChildEnvironment;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
+import io.linkwatch.util.Durations;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +43,16 @@ public final class WatcherProcess implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WatcherProcess.class);
   private static final String EOF = "\u0000eof";
 
+  /**
+   * How long a watcher may take to open the runtime before it is taken for hung. A JVM start and
+   * the library's initialization take far longer than a read round on a loaded host (seconds, on
+   * two busy cores), and a start killed at the round's deadline is started again under the same
+   * load: held to the deadline, a watcher on such a host never reads at all.
+   */
+  static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
   private final List<String> command;
+  private final Duration startTimeout;
 
   /** The watcher's log lines in this log: {@code WARN DcmiSource: watcher: dcmi_init failed}. */
   private final ChildLogRelay childLog = new ChildLogRelay("io.linkwatch.passive", log);
@@ -53,12 +64,26 @@ public final class WatcherProcess implements AutoCloseable {
   private Deque<String> stderrTail;
   private CallJournalFile journal;
 
+  /**
+   * When the running watcher was launched (System.nanoTime), and whether it has said it is ready.
+   */
+  private long launchedNanos;
+
+  private boolean ready;
+
   /** What a round gave: the watcher's answer, or why there is none. */
   public record Outcome(WatchRound round, String result, String error, String call) {
     static Outcome success(WatchRound round) {
       return new Outcome(round, "success", null, null);
     }
+
+    /** The watcher is still within its start timeout: no reading yet, and nothing failed. */
+    public boolean starting() {
+      return result.equals(STARTING);
+    }
   }
+
+  private static final String STARTING = "starting";
 
   /** A watcher for {@code backend} that runs with the workers' JVM options. */
   public WatcherProcess(Backend backend, List<String> javaOptions) {
@@ -67,8 +92,15 @@ public final class WatcherProcess implements AutoCloseable {
 
   /** A watcher started by {@code command} with {@code environment} added (tests). */
   WatcherProcess(List<String> command, java.util.Map<String, String> environment) {
+    this(command, environment, START_TIMEOUT);
+  }
+
+  /** The same with its own start timeout (tests). */
+  WatcherProcess(
+      List<String> command, java.util.Map<String, String> environment, Duration startTimeout) {
     this.command = List.copyOf(command);
     this.environment = java.util.Map.copyOf(environment);
+    this.startTimeout = startTimeout;
   }
 
   static List<String> defaultCommand(Backend backend, List<String> javaOptions) {
@@ -82,23 +114,54 @@ public final class WatcherProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the watcher if none runs, and waits until it has opened the runtime (its first line):
-   * empty when it is ready, else why not. Slow library start-up is thus not charged to a round,
-   * during which probes wait.
+   * Starts the watcher if none runs, and waits at most {@code wait} until it has opened the runtime
+   * (its first line): empty when it is ready, else why not. A watcher that is not ready within
+   * {@code wait} is left to start (the outcome says {@link Outcome#starting()}) until it has taken
+   * the start timeout; only then is it killed as hung. Slow start-up is thus neither charged to a
+   * round, during which probes wait, nor mistaken for a hang.
    */
-  public synchronized java.util.Optional<Outcome> start(Duration deadline) {
-    if (process != null && process.isAlive()) {
+  public synchronized java.util.Optional<Outcome> start(Duration wait) {
+    if (ready && process != null && process.isAlive()) {
       return java.util.Optional.empty();
     }
+    if (process == null || ready) {
+      try {
+        ensureStarted();
+      } catch (IOException e) {
+        stop();
+        return java.util.Optional.of(
+            new Outcome(null, "error", "cannot start the watcher: " + e.getMessage(), null));
+      }
+    }
+    long left = startTimeout.toNanos() - (System.nanoTime() - launchedNanos);
+    String line;
     try {
-      ensureStarted();
-    } catch (IOException e) {
+      line = lines.poll(Math.max(0, Math.min(wait.toNanos(), left)), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       stop();
       return java.util.Optional.of(
-          new Outcome(null, "error", "cannot start the watcher: " + e.getMessage(), null));
+          new Outcome(null, "error", "interrupted: the agent is stopping", null));
     }
-    Outcome ready = answer(deadline, "start");
-    return ready.round() == null ? java.util.Optional.of(ready) : java.util.Optional.empty();
+    long elapsed = System.nanoTime() - launchedNanos;
+    if (line == null && elapsed < startTimeout.toNanos()) {
+      return java.util.Optional.of(
+          new Outcome(
+              null,
+              STARTING,
+              String.format(
+                  Locale.ROOT,
+                  "the watcher is still starting (%.1f s of its %s)",
+                  elapsed / 1e9,
+                  Durations.format(startTimeout)),
+              null));
+    }
+    Outcome first = outcome(line, startTimeout, "start");
+    if (first.round() == null) {
+      return java.util.Optional.of(first);
+    }
+    ready = true;
+    return java.util.Optional.empty();
   }
 
   /** One read round: every device but {@code skip}. */
@@ -128,6 +191,11 @@ public final class WatcherProcess implements AutoCloseable {
       stop();
       return new Outcome(null, "error", "interrupted: the agent is stopping", null);
     }
+    return outcome(line, deadline, what);
+  }
+
+  /** What the watcher's line (null: none within {@code deadline}) says. */
+  private Outcome outcome(String line, Duration deadline, String what) {
     if (line == null) {
       // Read the journal while the call still hangs, then kill: the next round starts afresh.
       long now = System.currentTimeMillis();
@@ -171,6 +239,8 @@ public final class WatcherProcess implements AutoCloseable {
     builder.environment().putAll(environment);
     builder.environment().put(CallJournalFile.ENV, journal.path().toString());
     process = builder.start();
+    launchedNanos = System.nanoTime();
+    ready = false;
     requests = process.getOutputStream();
     lines = new LinkedBlockingQueue<>();
     stderrTail = new ArrayDeque<>();
@@ -259,6 +329,7 @@ public final class WatcherProcess implements AutoCloseable {
       }
       process = null;
     }
+    ready = false;
     if (journal != null) {
       journal.close();
       journal = null;
