@@ -285,6 +285,38 @@ LW_EXPORT int dcmi_get_device_info(int card_id, int device_id, enum dcmi_main_cm
                                    unsigned int sub_cmd, void *buf, unsigned int *size);
 LW_EXPORT int dcmi_get_device_pcie_info_v2(int card_id, int device_id, struct dcmi_pcie_info_all *pcie_info);
 
+/* ---- DCMI: an NPU's own RoCE port (the public calls beside hccn_tool) --- */
+/* dcmi_interface_api.h: the port's packet counters (port 0 only), its detect
+ * probe's health, and its address.  Sizes are checked by test_links.c. */
+struct dcmi_network_pkt_stats_info {      /* 464 B */
+    unsigned long long mac_tx_mac_pause_num, mac_rx_mac_pause_num;
+    unsigned long long mac_tx_pfc_pkt_num, mac_tx_pfc_pri_pkt_num[8];
+    unsigned long long mac_rx_pfc_pkt_num, mac_rx_pfc_pri_pkt_num[8];
+    unsigned long long mac_tx_total_pkt_num, mac_tx_total_oct_num, mac_tx_bad_pkt_num, mac_tx_bad_oct_num;
+    unsigned long long mac_rx_total_pkt_num, mac_rx_total_oct_num, mac_rx_bad_pkt_num, mac_rx_bad_oct_num;
+    unsigned long long mac_rx_fcs_err_pkt_num;
+    unsigned long long roce_rx_rc_pkt_num, roce_rx_all_pkt_num, roce_rx_err_pkt_num;
+    unsigned long long roce_tx_rc_pkt_num, roce_tx_all_pkt_num, roce_tx_err_pkt_num;
+    unsigned long long roce_cqe_num, roce_rx_cnp_pkt_num, roce_tx_cnp_pkt_num;
+    unsigned long long roce_err_ack_num, roce_err_psn_num, roce_verification_err_num;
+    unsigned long long roce_err_qp_status_num, roce_new_pkt_rty_num, roce_ecn_db_num;
+    unsigned long long nic_tx_all_pkg_num, nic_tx_all_oct_num, nic_rx_all_pkg_num, nic_rx_all_oct_num;
+    long tv_sec, tv_usec;
+    unsigned char reserved[64];
+};
+enum dcmi_ip_addr_type { DCMI_IPADDR_TYPE_V4 = 0, DCMI_IPADDR_TYPE_V6 = 1, DCMI_IPADDR_TYPE_ANY = 2 };
+struct dcmi_ip_addr {                     /* 20 B */
+    union { unsigned char ip6[16]; unsigned char ip4[4]; } u_addr;
+    enum dcmi_ip_addr_type ip_type;
+};
+enum dcmi_port_type { DCMI_VNIC_PORT = 0, DCMI_ROCE_PORT = 1, DCMI_INVALID_PORT };
+/* *result: the driver's dcmi_rdfx_detect_result, 0 OK .. 8 IP_SET, 0xFF otherwise. */
+LW_EXPORT int dcmi_get_device_network_health(int card_id, int device_id, int *result);
+LW_EXPORT int dcmi_get_netdev_pkt_stats_info(int card_id, int device_id, int port_id,
+                                             struct dcmi_network_pkt_stats_info *info);
+LW_EXPORT int dcmi_get_device_ip(int card_id, int device_id, enum dcmi_port_type port_type, int port_id,
+                                 struct dcmi_ip_addr *ip, struct dcmi_ip_addr *mask);
+
 /* ---- simulator-only ---------------------------------------------------- */
 /* Sum of live device + MallocHost allocations, registered host ranges,
  * user streams, events and HCCL comms; 0 means nothing leaked. */

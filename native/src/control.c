@@ -45,7 +45,8 @@ static const char *const known_fns[] = {
     "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce", "HcclAllGather",
     "HcclCommDestroy", "HcclGetErrorString", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
     "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", "dcmi_get_device_info",
-    "dcmi_get_device_pcie_info_v2",
+    "dcmi_get_device_pcie_info_v2", "dcmi_get_device_network_health", "dcmi_get_netdev_pkt_stats_info",
+    "dcmi_get_device_ip",
     /* the CUDA face: driver API, NVML, NCCL */
     "cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
     "cuDeviceTotalMem_v2", "cuDeviceGetPCIBusId", "cuDeviceCanAccessPeer", "cuDevicePrimaryCtxRetain",

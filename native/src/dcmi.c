@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DCMI_OK 0
@@ -304,6 +305,102 @@ int dcmi_get_device_pcie_info_v2(int card_id, int device_id, struct dcmi_pcie_in
     pcie_info->bdf_busid = a.bus;
     pcie_info->bdf_deviceid = a.device;
     pcie_info->bdf_funcid = a.function;
+    return DCMI_OK;
+}
+
+/* An NPU's RoCE port as the sim models it (linkstate.c), the same state the
+ * hccn_tool stand-in prints; a DCMI error (< 0) when (card, device) is not one. */
+static int nic_of(int card_id, int device_id, struct linkwatch_sim_nic *s)
+{
+    int dev = logical(card_id, device_id);
+    if (dev < 0)
+        return dev;
+    return linkwatch_sim_nic(dev, s) == 0 ? dev : DCMI_ERR_INVALID_PARAM;
+}
+
+/* The driver's health codes 0..8 are the first nine of lw_nic_health_names;
+ * "Unknown" has no code of its own: DCMI_RDFX_DETECT_MAX. */
+int dcmi_get_device_network_health(int card_id, int device_id, int *result)
+{
+    int rc = lw_enter("dcmi_get_device_network_health");
+    if (rc)
+        return rc;
+    struct linkwatch_sim_nic s;
+    if (!result)
+        return DCMI_ERR_INVALID_PARAM;
+    if ((rc = nic_of(card_id, device_id, &s)) < 0)
+        return rc;
+    *result = s.health >= 0 && s.health <= 8 ? s.health : 0xFF;
+    return DCMI_OK;
+}
+
+static unsigned long long nic_error(const struct linkwatch_sim_nic *s, const char *kind)
+{
+    for (int i = 0; linkwatch_sim_nic_error_kind(i); i++)
+        if (strcmp(linkwatch_sim_nic_error_kind(i), kind) == 0)
+            return s->errors[i];
+    return 0;
+}
+
+/* The counters hccn_tool -stat prints, in the struct's fields.  DCMI names
+ * three of them differently; the sim counts one event for each pair:
+ * roce_err_ack (-stat: roce_unexpected_ack), roce_err_psn (roce_out_of_order)
+ * and roce_err_qp_status (roce_qp_status_err). */
+int dcmi_get_netdev_pkt_stats_info(int card_id, int device_id, int port_id,
+                                   struct dcmi_network_pkt_stats_info *info)
+{
+    int rc = lw_enter("dcmi_get_netdev_pkt_stats_info");
+    if (rc)
+        return rc;
+    struct linkwatch_sim_nic s;
+    if (!info || port_id != 0)
+        return DCMI_ERR_INVALID_PARAM;
+    if ((rc = nic_of(card_id, device_id, &s)) < 0)
+        return rc;
+    memset(info, 0, sizeof *info);
+    info->mac_tx_bad_pkt_num = nic_error(&s, "mac_tx_bad_pkt");
+    info->mac_rx_bad_pkt_num = nic_error(&s, "mac_rx_bad_pkt");
+    info->mac_rx_fcs_err_pkt_num = nic_error(&s, "mac_rx_fcs_err_pkt");
+    info->roce_rx_err_pkt_num = nic_error(&s, "roce_rx_err_pkt");
+    info->roce_tx_err_pkt_num = nic_error(&s, "roce_tx_err_pkt");
+    info->roce_err_ack_num = nic_error(&s, "roce_unexpected_ack");
+    info->roce_err_psn_num = nic_error(&s, "roce_out_of_order");
+    info->roce_verification_err_num = nic_error(&s, "roce_verification_err");
+    info->roce_err_qp_status_num = nic_error(&s, "roce_qp_status_err");
+    info->roce_new_pkt_rty_num = nic_error(&s, "roce_new_pkt_rty");
+    info->mac_tx_total_pkt_num = info->roce_tx_all_pkt_num = info->nic_tx_all_pkg_num = s.tx_packets;
+    info->mac_rx_total_pkt_num = info->roce_rx_all_pkt_num = info->nic_rx_all_pkg_num = s.rx_packets;
+    info->mac_tx_total_oct_num = info->nic_tx_all_oct_num = s.tx_octets;
+    info->mac_rx_total_oct_num = info->nic_rx_all_oct_num = s.rx_octets;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    info->tv_sec = now.tv_sec;
+    info->tv_usec = now.tv_nsec / 1000;
+    return DCMI_OK;
+}
+
+/* The RoCE port's address, 192.168.100.(10 + device) as the hccn_tool stand-in
+ * prints it; the virtual NIC port (the host-device channel) is not modeled. */
+int dcmi_get_device_ip(int card_id, int device_id, enum dcmi_port_type port_type, int port_id,
+                       struct dcmi_ip_addr *ip, struct dcmi_ip_addr *mask)
+{
+    int rc = lw_enter("dcmi_get_device_ip");
+    if (rc)
+        return rc;
+    struct linkwatch_sim_nic s;
+    if (!ip || !mask || port_id != 0)
+        return DCMI_ERR_INVALID_PARAM;
+    if (port_type != DCMI_ROCE_PORT)
+        return DCMI_ERR_NOT_SUPPORT;
+    if ((rc = nic_of(card_id, device_id, &s)) < 0)
+        return rc;
+    memset(ip, 0, sizeof *ip);
+    memset(mask, 0, sizeof *mask);
+    unsigned char a[4] = { 192, 168, 100, (unsigned char)(10 + rc) };
+    unsigned char m[4] = { 255, 255, 255, 0 };
+    memcpy(ip->u_addr.ip4, a, 4);
+    memcpy(mask->u_addr.ip4, m, 4);
+    ip->ip_type = mask->ip_type = DCMI_IPADDR_TYPE_V4;
     return DCMI_OK;
 }
 

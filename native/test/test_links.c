@@ -32,6 +32,13 @@ void test_links_structs(void)
     CHECK(offsetof(struct dcmi_pcie_info_all, domain) == 16);
     CHECK(offsetof(struct dcmi_pcie_info_all, bdf_funcid) == 28);
     CHECK(offsetof(struct dcmi_pcie_info_all, reserve) == 32);
+    CHECK(sizeof(struct dcmi_network_pkt_stats_info) == 464);
+    CHECK(offsetof(struct dcmi_network_pkt_stats_info, mac_rx_pfc_pkt_num) == 11 * 8);
+    CHECK(offsetof(struct dcmi_network_pkt_stats_info, mac_rx_fcs_err_pkt_num) == 28 * 8);
+    CHECK(offsetof(struct dcmi_network_pkt_stats_info, roce_err_ack_num) == 38 * 8);
+    CHECK(offsetof(struct dcmi_network_pkt_stats_info, nic_rx_all_oct_num) == 47 * 8);
+    CHECK(offsetof(struct dcmi_network_pkt_stats_info, tv_sec) == 384);
+    CHECK(sizeof(struct dcmi_ip_addr) == 20 && offsetof(struct dcmi_ip_addr, ip_type) == 16);
     CHECK(sizeof(nvmlFieldValue_t) == 40);
     CHECK(offsetof(nvmlFieldValue_t, fieldId) == 0 && offsetof(nvmlFieldValue_t, scopeId) == 4);
     CHECK(offsetof(nvmlFieldValue_t, timestamp) == 8 && offsetof(nvmlFieldValue_t, latencyUsec) == 16);
@@ -259,6 +266,37 @@ void test_links_dcmi_sio(void)
     CHECK_RC(dcmi_get_device_info(0, 1, DCMI_MAIN_CMD_SIO, 0, &s, &sz), 0);
     CHECK(s.tx_error_count < 1000);                              /* u16: wrapped past 65535 */
     CHECK(s.rx_error_count >= 65500);
+    set_control(NULL);
+}
+
+void test_links_dcmi_nic(void)
+{
+    CHECK_RC(dcmi_init(), 0);                                    /* the built-in A3 profile */
+    set_control("nic 1 health Unreachable\nnic 1 errors roce_new_pkt_rty 2000\n"
+                "nic 0 errors roce_out_of_order 2000\nbusy 1 pid 4242 traffic 1GB/s\n");
+    int health = -1;
+    CHECK_RC(dcmi_get_device_network_health(0, 1, &health), 0);
+    CHECK(health == 3);
+    CHECK_RC(dcmi_get_device_network_health(0, 0, &health), 0);
+    CHECK(health == 0);
+    struct dcmi_network_pkt_stats_info a, b;
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 1, 0, &a), 0);
+    sleep_ms(100);
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 1, 0, &b), 0);
+    CHECK(b.roce_new_pkt_rty_num > a.roce_new_pkt_rty_num && b.roce_err_psn_num == 0);
+    CHECK(b.nic_tx_all_oct_num > a.nic_tx_all_oct_num && b.nic_rx_all_oct_num > a.nic_rx_all_oct_num);
+    CHECK(b.tv_sec > 0 && b.reserved[63] == 0);
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 0, 0, &b), 0);   /* device 0: out of order as err_psn */
+    CHECK(b.roce_err_psn_num > 0 && b.roce_new_pkt_rty_num == 0);
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 1, 1, &b), -8001);   /* port 0 only */
+    struct dcmi_ip_addr ip, mask;
+    CHECK_RC(dcmi_get_device_ip(0, 1, DCMI_ROCE_PORT, 0, &ip, &mask), 0);
+    CHECK(ip.ip_type == DCMI_IPADDR_TYPE_V4 && ip.u_addr.ip4[0] == 192 && ip.u_addr.ip4[3] == 11);
+    CHECK(mask.u_addr.ip4[0] == 255 && mask.u_addr.ip4[3] == 0);
+    CHECK_RC(dcmi_get_device_ip(0, 1, DCMI_VNIC_PORT, 0, &ip, &mask), -8255);
+    CHECK_RC(dcmi_get_device_ip(9, 0, DCMI_ROCE_PORT, 0, &ip, &mask), -8001);
+    set_control("fail dcmi_get_device_network_health -8005\n");
+    CHECK_RC(dcmi_get_device_network_health(0, 1, &health), -8005);
     set_control(NULL);
 }
 

@@ -18,7 +18,7 @@ static char dir[256];
     X(test_cuda_init_devices) X(test_cuda_copies) X(test_cuda_model) X(test_cuda_nvml) X(test_cuda_nccl) \
     X(test_cuda_visible) X(test_cuda_profile_grammar) X(test_cuda_exit_not_held) \
     X(test_links_structs) X(test_links_dcmi_traffic) X(test_links_dcmi_lanes) X(test_links_dcmi_counters) \
-    X(test_links_dcmi_sio) X(test_links_hang) X(test_links_nvml) \
+    X(test_links_dcmi_sio) X(test_links_dcmi_nic) X(test_links_hang) X(test_links_nvml) \
     X(test_exit_waits_for_device_logs) X(test_live_counters_zero)
 #define DECL(t) void t(void);
 TESTS(DECL)

@@ -256,6 +256,7 @@ public final class ConfigLoader {
     java.util.Set<PassiveSource> sources = java.util.EnumSet.noneOf(PassiveSource.class);
     Path hccnTool = HccnTool.DEFAULT_PROGRAM;
     Duration hccnTimeout = HccnTool.DEFAULT_TIMEOUT;
+    boolean preferDcmi = true;
     for (PassiveSource s : PassiveSource.values()) {
       ConfigNode source = node.mapping(s.id());
       if (source.bool("enabled", true)) {
@@ -263,6 +264,7 @@ public final class ConfigLoader {
       }
       if (s == PassiveSource.HCCN_TOOL) {
         hccnTool = source.scalar("command", hccnTool, ConfigLoader::absolutePath);
+        preferDcmi = source.bool("prefer_dcmi", true);
         // unset: 3 s, or half the deadline when that is shorter, so one hung call leaves time
         Duration half = deadline.dividedBy(2);
         hccnTimeout =
@@ -280,7 +282,8 @@ public final class ConfigLoader {
       source.rejectUnknown();
     }
     node.rejectUnknown();
-    return new PassiveConfig(enabled, interval, deadline, sources, hccnTool, hccnTimeout);
+    return new PassiveConfig(
+        enabled, interval, deadline, sources, hccnTool, hccnTimeout, preferDcmi);
   }
 
   private static BusyPolicy readBusy(ConfigNode node) {

@@ -24,7 +24,8 @@ public record PassiveConfig(
     Duration deadline,
     Set<PassiveSource> sources,
     Path hccnTool,
-    Duration hccnToolTimeout) {
+    Duration hccnToolTimeout,
+    boolean hccnToolPreferDcmi) {
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(15);
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(10);
 
@@ -35,7 +36,23 @@ public record PassiveConfig(
   /** Sources and timings, with {@code hccn_tool} where the driver installs it. */
   public PassiveConfig(
       boolean enabled, Duration interval, Duration deadline, Set<PassiveSource> sources) {
-    this(enabled, interval, deadline, sources, HccnTool.DEFAULT_PROGRAM, HccnTool.DEFAULT_TIMEOUT);
+    this(
+        enabled,
+        interval,
+        deadline,
+        sources,
+        HccnTool.DEFAULT_PROGRAM,
+        HccnTool.DEFAULT_TIMEOUT,
+        true);
+  }
+
+  /**
+   * Whether the watcher reads the NPUs' own ports through the public DCMI calls, for the hccn_tool
+   * reader to take in place of its {@code -stat}, {@code -net_health} and {@code -ip} calls: both
+   * sources on and {@code passive.hccn_tool.prefer_dcmi} not turned off.
+   */
+  public boolean npuPortsThroughDcmi() {
+    return hccnToolPreferDcmi && reads(PassiveSource.DCMI) && reads(PassiveSource.HCCN_TOOL);
   }
 
   public boolean reads(PassiveSource source) {

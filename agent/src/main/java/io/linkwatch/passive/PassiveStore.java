@@ -4,6 +4,7 @@ import io.linkwatch.passive.nic.NicPort;
 import io.linkwatch.passive.pcie.PcieHop;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
 import io.linkwatch.runtime.telemetry.LinkReading;
+import io.linkwatch.runtime.telemetry.NpuPortReading;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -11,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -35,6 +37,9 @@ public final class PassiveStore {
   private final Map<String, NicState> nics = new TreeMap<>();
   private final Set<PassiveSource> nicReadersSeen = EnumSet.noneOf(PassiveSource.class);
   private volatile PortExpectations expectations = PortExpectations.NONE;
+
+  /** What DCMI's last read gave of each NPU's own port, for the hccn_tool reader to prefer. */
+  private final Map<Integer, NpuPortReading> npuPorts = new TreeMap<>();
 
   /** Ports seen up since the agent started, kept across failed reads that drop a port's state. */
   private final Set<String> nicsEverUp = new HashSet<>();
@@ -85,7 +90,20 @@ public final class PassiveStore {
                     ? reading.pciAddress()
                     : before == null ? null : before.pciAddress(),
                 List.of()));
+    if (ok && reading.npuPort() != null) {
+      npuPorts.put(reading.device(), reading.npuPort());
+    } else {
+      npuPorts.remove(reading.device());
+    }
     count(source, ok ? ReadResult.SUCCESS : ReadResult.ERROR);
+  }
+
+  /**
+   * What the library's last read of {@code device} gave of its own RoCE port; empty when that read
+   * failed or gave none. A device skipped for an active probe keeps the reading of the read before.
+   */
+  public synchronized Optional<NpuPortReading> npuPort(int device) {
+    return Optional.ofNullable(npuPorts.get(device));
   }
 
   /** A round of {@code source} that gave no reading (a hang, a dead watcher) for these devices. */
@@ -117,6 +135,9 @@ public final class PassiveStore {
       PassiveSource source, int device, ReadResult result, String error, String call, String why) {
     DeviceState before = devices(source).get(device);
     boolean keep = result == ReadResult.SKIPPED_ACTIVE_PROBE && before != null;
+    if (!keep) {
+      npuPorts.remove(device);
+    }
     devices(source)
         .put(
             device,
@@ -359,6 +380,15 @@ public final class PassiveStore {
   private void count(PassiveSource source, ReadResult result) {
     reads.merge(new ReadKey(source, result), 1L, Long::sum);
     version++;
+  }
+
+  /**
+   * The devices whose own ports the hccn_tool reader reads: those DCMI lists, or, with the DCMI
+   * source off, those the topology probe's inventory names.
+   */
+  public List<Integer> npuPortDevices() {
+    List<Integer> listed = knownDevices(PassiveSource.DCMI);
+    return listed.isEmpty() ? expectations.devices() : listed;
   }
 
   /** Devices that any source knows, for a failure that concerns all of them. */

@@ -173,8 +173,9 @@ public final class PassiveWatcher implements AutoCloseable {
   }
 
   /**
-   * The NPUs' ports every interval; every second until the library has listed the devices (its
-   * first round needs a watcher process started), so the first reading is not an interval late.
+   * The NPUs' ports every interval; every second until the devices are known (DCMI's first round
+   * needs a watcher process started; with DCMI off, the topology probe's first run names them), so
+   * the first reading is not an interval late.
    */
   private void hccnSchedule() {
     long next = config.interval().toMillis();
@@ -195,7 +196,7 @@ public final class PassiveWatcher implements AutoCloseable {
    * Returns false when there was no device to read yet.
    */
   private boolean hccnRound() {
-    List<Integer> devices = store.knownDevices(PassiveSource.DCMI);
+    List<Integer> devices = store.npuPortDevices();
     if (devices.isEmpty()) {
       return false;
     }
@@ -218,7 +219,7 @@ public final class PassiveWatcher implements AutoCloseable {
       }
       HccnTool.Read read;
       try {
-        read = hccn.read(device, deadline);
+        read = hccn.read(device, deadline, store.npuPort(device).orElse(null));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return true;
@@ -289,7 +290,9 @@ public final class PassiveWatcher implements AutoCloseable {
       }
       List<Integer> skip =
           measuring.map(m -> new ArrayList<>(m.devices())).orElseGet(ArrayList::new);
-      WatcherProcess.Outcome outcome = watcher.round(skip, config.deadline());
+      // the NPUs' ports through DCMI where it answers, for the hccn_tool reader to prefer
+      WatcherProcess.Outcome outcome =
+          watcher.round(skip, hccn != null && config.npuPortsThroughDcmi(), config.deadline());
       if (outcome.round() == null) {
         List<Integer> failed = new ArrayList<>(known);
         failed.removeAll(skip);

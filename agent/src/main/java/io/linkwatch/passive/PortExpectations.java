@@ -57,6 +57,11 @@ public final class PortExpectations {
     return new PortExpectations(table, () -> names);
   }
 
+  /** The devices the topology's inventory names, ascending; empty before its first run. */
+  public List<Integer> devices() {
+    return deviceNames.get().keySet().stream().sorted().toList();
+  }
+
   /**
    * The speed a port should train at: only an accelerator's own port (read by {@code hccn_tool}),
    * every one of which carries collectives; null when no row applies.

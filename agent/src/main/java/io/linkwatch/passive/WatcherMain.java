@@ -66,7 +66,7 @@ public final class WatcherMain {
         List<DeviceLinks> readings = new ArrayList<>();
         for (int d = 0; d < devices; d++) {
           if (!skip.contains(d)) {
-            readings.add(telemetry.read(d));
+            readings.add(telemetry.read(d, request.npuPorts()));
           }
         }
         out.println(PassiveJson.JSON.write(new WatchRound(devices, readings)));

@@ -164,15 +164,21 @@ public final class WatcherProcess implements AutoCloseable {
     return java.util.Optional.empty();
   }
 
-  /** One read round: every device but {@code skip}. */
-  public synchronized Outcome round(List<Integer> skip, Duration deadline) {
+  /** One read round: every device but {@code skip}, links only. */
+  public Outcome round(List<Integer> skip, Duration deadline) {
+    return round(skip, false, deadline);
+  }
+
+  /** One read round: every device but {@code skip}, with the NPUs' own ports if asked. */
+  public synchronized Outcome round(List<Integer> skip, boolean npuPorts, Duration deadline) {
     java.util.Optional<Outcome> notReady = start(deadline);
     if (notReady.isPresent()) {
       return notReady.get();
     }
     try {
       requests.write(
-          (PassiveJson.JSON.write(new WatchRequest(skip)) + "\n").getBytes(StandardCharsets.UTF_8));
+          (PassiveJson.JSON.write(new WatchRequest(skip, npuPorts)) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
       requests.flush();
     } catch (IOException e) {
       // Its stdin closed: it is dying; the answer below says how.

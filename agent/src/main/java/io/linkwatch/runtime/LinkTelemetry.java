@@ -16,4 +16,12 @@ public interface LinkTelemetry {
    * DeviceLinks#unsupported()}; a call that fails otherwise fails the read, which names it.
    */
   DeviceLinks read(int device);
+
+  /**
+   * The same, with the device's own network port where {@code npuPort} asks for it and the library
+   * can read one (DCMI on an NPU with a RoCE port); other libraries ignore it.
+   */
+  default DeviceLinks read(int device, boolean npuPort) {
+    return read(device);
+  }
 }

@@ -155,6 +155,37 @@ class HccnToolLiveTest {
       agent.awaitMetrics(
           Duration.ofSeconds(30), up3 + " 1.0", "linkwatch_nic_link_ups_total" + port3 + " 2.0");
 
+      // counters, health and address come through DCMI, which answers them: the tool's -stat,
+      // -net_health and -ip are never called (broken here, the reads still succeed), and the
+      // counters carry DCMI's own names (roce_err_psn, where -stat says roce_out_of_order)
+      agent.faults(
+          job(
+              "fail hccn_tool:-stat 1",
+              "fail hccn_tool:-net_health 1",
+              "fail hccn_tool:-ip 1",
+              "nic 2 errors roce_out_of_order 500",
+              "nic 2 health Unreachable"));
+      String psn2 =
+          "linkwatch_nic_errors_total{device=\"2\",kind=\"roce_err_psn\",nic=\"npu2\",port=\"0\"}";
+      metrics =
+          agent.awaitMetrics(
+              Duration.ofSeconds(30),
+              "linkwatch_nic_net_health{device=\"2\",nic=\"npu2\",port=\"0\",state=\"unreachable\"}"
+                  + " 1.0");
+      Thread.sleep(3000);
+      metrics = agent.metrics();
+      assertThat(value(metrics, psn2)).isGreaterThan(500);
+      assertThat(metrics)
+          .doesNotContain("kind=\"roce_out_of_order\"")
+          .contains(
+              "linkwatch_passive_read_success{device=\"2\",source=\"hccn_tool\"} 1.0",
+              "address=\"192.168.100.12\"")
+          .doesNotContain("linkwatch_passive_failed_call_info{call=\"hccn_tool -stat\"");
+      agent.faults(job());
+      agent.awaitMetrics(
+          Duration.ofSeconds(30),
+          "linkwatch_nic_net_health{device=\"2\",nic=\"npu2\",port=\"0\",state=\"success\"} 1.0");
+
       // a hung tool: the call is named, the ports' series go, /metrics and DCMI's reads go on
       // (the round under way when the fault came may name a later device first: wait for the
       // first full round, which meets the hang on device 0)

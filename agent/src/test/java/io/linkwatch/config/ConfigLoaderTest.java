@@ -161,7 +161,11 @@ class ConfigLoaderTest {
                 + " hung call must not use up the whole round"),
         Arguments.of(
             "passive:\n  hccn_tool:\n    retries: 2",
-            "f.yaml: passive.hccn_tool.retries: unknown key (valid here: command, enabled, timeout)"),
+            "f.yaml: passive.hccn_tool.retries: unknown key (valid here: command, enabled,"
+                + " prefer_dcmi, timeout)"),
+        Arguments.of(
+            "passive:\n  hccn_tool:\n    prefer_dcmi: sometimes",
+            "f.yaml: passive.hccn_tool.prefer_dcmi: must be true or false, not 'sometimes'"),
         Arguments.of(
             "passive:\n  sysfs:\n    every: 1m",
             "f.yaml: passive.sysfs.every: unknown key (valid here: enabled)"),

@@ -94,4 +94,17 @@ class PortExpectationsTest {
     assertThat(ExpectedPorts.formatSpeed(400e9)).isEqualTo("400 Gb/s");
     assertThat(ExpectedPorts.formatSpeed(56.25e9)).isEqualTo("56.3 Gb/s");
   }
+
+  @Test
+  void withDcmiOffTheNpuPortsReadAreTheInventorysDevicesAndDcmisListWinsOnceItHasOne() {
+    PassiveStore store = new PassiveStore(java.time.Clock.systemUTC());
+    assertThat(store.npuPortDevices()).as("nothing known yet").isEmpty();
+    store.expectPorts(
+        new PortExpectations(List.of(NPU_ROW), () -> Map.of(3, "Ascend910B", 0, "Ascend910B")));
+    assertThat(store.npuPortDevices()).containsExactly(0, 3);
+    store.recordLinks(
+        new io.linkwatch.runtime.telemetry.DeviceLinks(
+            5, "dcmi", null, List.of(), null, List.of(), null, null));
+    assertThat(store.npuPortDevices()).containsExactly(5);
+  }
 }

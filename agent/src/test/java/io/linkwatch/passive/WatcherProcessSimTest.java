@@ -106,6 +106,50 @@ class WatcherProcessSimTest {
   }
 
   @Test
+  void theNpuPortsAreReadThroughDcmiWhenAskedAndACallTheProductLacksIsNotAskedAgain()
+      throws Exception {
+    SimControl.write(control(), "nic 1 health Unreachable", "nic 1 errors roce_out_of_order 1000");
+    WatchRound linksOnly = start(Backend.SIM, null).round(List.of(), DEADLINE).round();
+    assertThat(linksOnly.readings()).allSatisfy(r -> assertThat(r.npuPort()).isNull());
+
+    DeviceLinks one = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
+    assertThat(one.failed()).isFalse();
+    assertThat(one.npuPort().healthCode()).isEqualTo(3);
+    assertThat(one.npuPort().address()).isEqualTo("192.168.100.11");
+    assertThat(one.npuPort().counters())
+        .containsKeys("roce_err_psn_num", "nic_tx_all_oct_num", "roce_new_pkt_rty_num")
+        .hasSize(48);
+    assertThat(device(watcher.round(List.of(), true, DEADLINE).round(), 0).npuPort().healthCode())
+        .isZero();
+
+    // a product without the health call: listed once, never asked again, the rest still read
+    SimControl.write(control(), "fail dcmi_get_device_network_health -8255");
+    Thread.sleep(300);
+    DeviceLinks lacking = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
+    assertThat(lacking.failed()).isFalse();
+    assertThat(lacking.npuPort().healthCode()).isNull();
+    assertThat(lacking.npuPort().counters()).isNotNull();
+    assertThat(lacking.unsupported())
+        .containsOnlyOnce(
+            "dcmi_get_device_network_health returned -8255: not supported on this device");
+    // a failure that may pass: only this round's part is missing, and the links are read
+    SimControl.write(control(), "fail dcmi_get_device_ip -8005");
+    Thread.sleep(300);
+    DeviceLinks failing = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
+    assertThat(failing.failed()).isFalse();
+    assertThat(failing.npuPort().address()).isNull();
+    assertThat(failing.unsupported()).noneMatch(u -> u.startsWith("dcmi_get_device_ip"));
+    SimControl.write(control(), "");
+    Thread.sleep(300);
+    assertThat(device(watcher.round(List.of(), true, DEADLINE).round(), 1).npuPort().address())
+        .isEqualTo("192.168.100.11");
+  }
+
+  private static DeviceLinks device(WatchRound round, int device) {
+    return round.readings().stream().filter(r -> r.device() == device).findFirst().orElseThrow();
+  }
+
+  @Test
   void devicesAnActiveProbeMeasuresAreNotRead() {
     WatchRound round = start(Backend.SIM, HCCS_PROFILE).round(List.of(0, 3), DEADLINE).round();
     assertThat(round.readings()).extracting(DeviceLinks::device).containsExactly(1, 2, 4, 5, 6, 7);

@@ -1,6 +1,7 @@
 package io.linkwatch.passive.nic;
 
 import io.linkwatch.process.ExternalCommand;
+import io.linkwatch.runtime.telemetry.NpuPortReading;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * elsewhere, which is the same on a host that hides no device from the agent (the usual case: the
  * agent runs on the host, not inside a job's container).
  *
+ * <p>Where the watcher's DCMI read gave the port's counters, health or address ({@code
+ * dcmi_get_netdev_pkt_stats_info}, {@code dcmi_get_device_network_health}, {@code
+ * dcmi_get_device_ip}: public calls, no process per reading), those are taken and {@code -stat},
+ * {@code -net_health} and {@code -ip} are not called; any part DCMI did not give this round is read
+ * here as before.
+ *
  * <p>A reading the tool says the port cannot give ({@code not supported}) is listed as unsupported;
  * any other failed call fails the device's read and is named ({@code hccn_tool -link}), so no
  * half-read port is published. The read stops at the round's deadline.
@@ -36,7 +43,9 @@ public final class HccnTool {
   /**
    * The {@code -stat} counters published as port errors, by the {@code kind} label they get (the
    * driver's name less {@code _num}): bad and FCS-failed frames, RoCE errored packets, retries,
-   * out-of-order and unexpected acknowledgements, verification and queue-pair state errors.
+   * out-of-order and unexpected acknowledgements, verification and queue-pair state errors. DCMI's
+   * struct names three of these its own way ({@code roce_err_ack}, {@code roce_err_psn}, {@code
+   * roce_err_qp_status}); they keep those names rather than be mapped on a guess.
    */
   public static final List<String> ERROR_KINDS =
       List.of(
@@ -51,7 +60,11 @@ public final class HccnTool {
           "roce_out_of_order",
           "roce_verification_err",
           "roce_qp_status_err",
-          "roce_new_pkt_rty");
+          "roce_new_pkt_rty",
+          // dcmi_get_netdev_pkt_stats_info's own names, which -stat does not print
+          "roce_err_ack",
+          "roce_err_psn",
+          "roce_err_qp_status");
 
   /** The tool's path on an Ascend host with the driver installed. */
   public static final Path DEFAULT_PROGRAM = Path.of("/usr/local/Ascend/driver/tools/hccn_tool");
@@ -125,6 +138,16 @@ public final class HccnTool {
 
   /** Reads device {@code device}'s port, giving up once {@code deadlineNanos} (nanoTime) passes. */
   public Read read(int device, long deadlineNanos) throws InterruptedException {
+    return read(device, deadlineNanos, null);
+  }
+
+  /**
+   * The same, taking from {@code fromDcmi} (null: nothing) what the public DCMI calls already gave:
+   * those options are not called. Only the link's state, speed, flaps, optics and neighbour have no
+   * public call and always come from the tool.
+   */
+  public Read read(int device, long deadlineNanos, NpuPortReading fromDcmi)
+      throws InterruptedException {
     Optional<String> absent = absent();
     if (absent.isPresent()) {
       return new Absent(absent.get());
@@ -132,6 +155,9 @@ public final class HccnTool {
     Map<String, String> printed = new LinkedHashMap<>();
     List<String> unsupported = new ArrayList<>();
     for (String option : OPTIONS) {
+      if (givenBy(fromDcmi, option)) {
+        continue;
+      }
       long left = deadlineNanos - System.nanoTime();
       if (left <= 0) {
         // no call failed: the round ran out of time on an earlier device (or call)
@@ -149,7 +175,20 @@ public final class HccnTool {
         printed.put(option, a.text());
       }
     }
-    return parse(device, printed, unsupported);
+    return parse(device, printed, unsupported, fromDcmi);
+  }
+
+  /** Whether the DCMI reading holds what {@code option} would print. */
+  static boolean givenBy(NpuPortReading fromDcmi, String option) {
+    if (fromDcmi == null) {
+      return false;
+    }
+    return switch (option) {
+      case "-stat" -> fromDcmi.counters() != null;
+      case "-net_health" -> fromDcmi.healthCode() != null;
+      case "-ip" -> fromDcmi.address() != null;
+      default -> false;
+    };
   }
 
   /** One call's answer: its text, or that the port cannot give it, or how it failed. */
@@ -203,13 +242,22 @@ public final class HccnTool {
 
   /** The port the answers describe; a {@code -link} answer of another shape fails the read. */
   static Read parse(int device, Map<String, String> printed, List<String> unsupported) {
+    return parse(device, printed, unsupported, null);
+  }
+
+  /** The same, with what DCMI gave in place of the options it covers. */
+  static Read parse(
+      int device, Map<String, String> printed, List<String> unsupported, NpuPortReading fromDcmi) {
     String link = printed.getOrDefault("-link", "");
     var up = HccnToolText.linkUp(link);
     if (up.isEmpty()) {
       String first = link.strip().lines().findFirst().orElse("nothing");
       return new Failed(call("-link"), "unexpected answer: " + first, false);
     }
-    Map<String, Long> stats = HccnToolText.statistics(printed.getOrDefault("-stat", ""));
+    Map<String, Long> stats =
+        givenBy(fromDcmi, "-stat")
+            ? fromDcmi.counters()
+            : HccnToolText.statistics(printed.getOrDefault("-stat", ""));
     Map<String, Long> errors = new TreeMap<>();
     for (String kind : ERROR_KINDS) {
       Long n = stats.get(kind + "_num");
@@ -238,9 +286,13 @@ public final class HccnTool {
             device,
             linkUps.isPresent() ? linkUps.getAsLong() : null,
             optics,
-            HccnToolText.netHealth(printed.getOrDefault("-net_health", "")).orElse(null),
+            givenBy(fromDcmi, "-net_health")
+                ? NetHealth.ofCode(fromDcmi.healthCode())
+                : HccnToolText.netHealth(printed.getOrDefault("-net_health", "")).orElse(null),
             HccnToolText.lldpNeighbour(printed.getOrDefault("-lldp", "")).orElse(null),
-            HccnToolText.ipAddress(printed.getOrDefault("-ip", "")).orElse(null),
+            givenBy(fromDcmi, "-ip")
+                ? fromDcmi.address()
+                : HccnToolText.ipAddress(printed.getOrDefault("-ip", "")).orElse(null),
             unsupported));
   }
 }

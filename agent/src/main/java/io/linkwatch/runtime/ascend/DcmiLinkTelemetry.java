@@ -11,8 +11,10 @@ import io.linkwatch.runtime.UnsupportedReadings;
 import io.linkwatch.runtime.telemetry.DcmiLinkStructs;
 import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsCounters;
 import io.linkwatch.runtime.telemetry.DcmiLinkStructs.HccsPort;
+import io.linkwatch.runtime.telemetry.DcmiPortStructs;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
 import io.linkwatch.runtime.telemetry.LinkReading;
+import io.linkwatch.runtime.telemetry.NpuPortReading;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HCCS and SIO link counters through {@code dcmi_get_device_info}: HCCS lane info (main 16, sub 1)
@@ -34,6 +38,8 @@ import java.util.function.BiFunction;
  * the peer is {@code unknown}.
  */
 final class DcmiLinkTelemetry implements LinkTelemetry {
+  private static final Logger log = LoggerFactory.getLogger(DcmiLinkTelemetry.class);
+
   /**
    * Bytes per counted unit of HCCS traffic: the driver's {@code HCCS_SINGLE_PACKETS_BYTES} (20),
    * which it uses to turn its HCCS bandwidth counts into bytes.
@@ -62,7 +68,12 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
   }
 
   @Override
-  public synchronized DeviceLinks read(int device) {
+  public DeviceLinks read(int device) {
+    return read(device, false);
+  }
+
+  @Override
+  public synchronized DeviceLinks read(int device, boolean npuPort) {
     List<LinkReading> links = new ArrayList<>();
     String pci = null;
     try {
@@ -70,12 +81,97 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
       pci = pciAddress(device, card);
       links.addAll(hccs(device));
       links.addAll(sio(device));
+      NpuPortReading port = npuPort ? npuPort(device) : null;
       return new DeviceLinks(
-          device, source(), pci, links, null, unsupported.of(device), null, null);
+          device, source(), pci, links, null, unsupported.of(device), null, null, port);
     } catch (DeviceException e) {
       return new DeviceLinks(
           device, source(), pci, links, null, unsupported.of(device), e.getMessage(), e.function());
     }
+  }
+
+  /**
+   * The device's own RoCE port through the public calls, each part null where its call is not
+   * supported (remembered) or failed this time: the hccn_tool reader reads those parts itself, so a
+   * failing part never fails the links' read. Null when no part answered.
+   */
+  private NpuPortReading npuPort(int device) {
+    Integer health =
+        portCall(
+            device,
+            "dcmi_get_device_network_health",
+            card -> {
+              IntByReference result = new IntByReference(-1);
+              int rc = cards.dcmi().dcmi_get_device_network_health(card[0], card[1], result);
+              return new PortAnswer<>(rc, rc == 0 ? result.getValue() : null);
+            });
+    Map<String, Long> counters =
+        portCall(
+            device,
+            "dcmi_get_netdev_pkt_stats_info",
+            card -> {
+              Memory buf = buffer(DcmiPortStructs.PKT_STATS_SIZE);
+              buf.clear(DcmiPortStructs.PKT_STATS_SIZE);
+              int rc = cards.dcmi().dcmi_get_netdev_pkt_stats_info(card[0], card[1], 0, buf);
+              return new PortAnswer<>(
+                  rc,
+                  rc == 0
+                      ? DcmiPortStructs.parsePktStats(bytes(buf, DcmiPortStructs.PKT_STATS_SIZE))
+                      : null);
+            });
+    String address =
+        portCall(
+            device,
+            "dcmi_get_device_ip",
+            card -> {
+              Memory ip = new Memory(DcmiPortStructs.IP_ADDR_SIZE);
+              Memory mask = new Memory(DcmiPortStructs.IP_ADDR_SIZE);
+              ip.clear(DcmiPortStructs.IP_ADDR_SIZE);
+              int rc =
+                  cards
+                      .dcmi()
+                      .dcmi_get_device_ip(card[0], card[1], DcmiPortStructs.ROCE_PORT, 0, ip, mask);
+              return new PortAnswer<>(
+                  rc,
+                  rc == 0
+                      ? DcmiPortStructs.parseIpAddress(bytes(ip, DcmiPortStructs.IP_ADDR_SIZE))
+                      : null);
+            });
+    NpuPortReading reading = new NpuPortReading(health, counters, address);
+    return reading.empty() ? null : reading;
+  }
+
+  /** A port call's return code and what it read. */
+  private record PortAnswer<T>(int rc, T value) {}
+
+  private <T> T portCall(
+      int device, String function, java.util.function.Function<int[], PortAnswer<T>> call) {
+    if (unsupported.has(device, function)) {
+      return null;
+    }
+    PortAnswer<T> a;
+    try {
+      a = call.apply(cards.card(device));
+    } catch (UnsatisfiedLinkError e) {
+      // a libdcmi from before the call: as unsupported, for good
+      unsupported.add(device, function, function + ": not in this driver's libdcmi");
+      return null;
+    }
+    if (a.rc() != 0 && DcmiCards.permanent(a.rc())) {
+      unsupported.add(
+          device, function, function + " returned " + a.rc() + ": " + DcmiCards.explain(a.rc()));
+      return null;
+    }
+    if (a.rc() != 0) {
+      log.debug(
+          "device {}: {} returned {}: {}; hccn_tool reads it this round",
+          device,
+          function,
+          a.rc(),
+          DcmiCards.explain(a.rc()));
+      return null;
+    }
+    return a.value();
   }
 
   private String pciAddress(int device, int[] card) {

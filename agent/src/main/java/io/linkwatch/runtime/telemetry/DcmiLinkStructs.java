@@ -159,7 +159,8 @@ public final class DcmiLinkStructs {
         le.getInt(28));
   }
 
-  private static ByteBuffer view(ByteBuffer b, int size) {
+  /** {@code b} as a native-order view of a struct of {@code size} bytes, checked to hold it. */
+  static ByteBuffer view(ByteBuffer b, int size) {
     if (b.remaining() < size) {
       throw new IllegalArgumentException(
           "struct of " + size + " bytes expected, got " + b.remaining());

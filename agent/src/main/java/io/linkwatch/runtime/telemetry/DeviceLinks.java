@@ -15,6 +15,8 @@ import java.util.List;
  *     statistics u64): -8255 not supported on this device}
  * @param error why the read failed, or null
  * @param failedCall the library call that failed, or null
+ * @param npuPort what the public DCMI calls gave of the device's own RoCE port, or null (NVML, or
+ *     none of those calls answered)
  */
 public record DeviceLinks(
     int device,
@@ -24,11 +26,25 @@ public record DeviceLinks(
     Long pcieReplays,
     List<String> unsupported,
     String error,
-    String failedCall) {
+    String failedCall,
+    NpuPortReading npuPort) {
 
   public DeviceLinks {
     links = links == null ? List.of() : List.copyOf(links);
     unsupported = unsupported == null ? List.of() : List.copyOf(unsupported);
+  }
+
+  /** A read with no port of the device's own. */
+  public DeviceLinks(
+      int device,
+      String source,
+      String pciAddress,
+      List<LinkReading> links,
+      Long pcieReplays,
+      List<String> unsupported,
+      String error,
+      String failedCall) {
+    this(device, source, pciAddress, links, pcieReplays, unsupported, error, failedCall, null);
   }
 
   public boolean failed() {
