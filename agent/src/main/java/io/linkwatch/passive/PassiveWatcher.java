@@ -56,6 +56,13 @@ public final class PassiveWatcher implements AutoCloseable {
   private volatile boolean hccnAbsentLogged;
 
   /**
+   * The first device the last hccn_tool round had no time left for, where the next round starts: a
+   * device whose calls hang every round then delays the others' reads, but starves none of them.
+   * Null: start at the first device. Only the hccn_tool thread uses it.
+   */
+  private Integer hccnResumeAt;
+
+  /**
    * @param watcher the vendor library's watcher process, or null when that source is off
    * @param pcie the sysfs reader, or null when that source is off
    * @param nics the adapters' port reader, or null when that source is off
@@ -209,7 +216,9 @@ public final class PassiveWatcher implements AutoCloseable {
     }
     long started = System.nanoTime();
     long deadline = started + config.deadline().toNanos();
-    for (int device : devices) {
+    List<Integer> order = startingAt(devices, hccnResumeAt);
+    hccnResumeAt = null;
+    for (int device : order) {
       if (!active.beginDeviceRead(device)) {
         store.recordSkipped(
             PassiveSource.HCCN_TOOL,
@@ -230,6 +239,9 @@ public final class PassiveWatcher implements AutoCloseable {
         store.recordDevicePort(PassiveSource.HCCN_TOOL, device, p.port());
       } else if (read instanceof HccnTool.Failed f) {
         log.debug("passive: device {}: {}: {}", device, f.call(), f.reason());
+        if (f.call() == null && hccnResumeAt == null) {
+          hccnResumeAt = device; // not reached this round: first in the next
+        }
         store.recordDevicePortFailure(
             PassiveSource.HCCN_TOOL,
             device,
@@ -243,6 +255,17 @@ public final class PassiveWatcher implements AutoCloseable {
     }
     store.recordRound(PassiveSource.HCCN_TOOL, (System.nanoTime() - started) / 1e9);
     return true;
+  }
+
+  /** {@code devices} in order from {@code first} (when it is one of them), wrapping around. */
+  static List<Integer> startingAt(List<Integer> devices, Integer first) {
+    int i = first == null ? -1 : devices.indexOf(first);
+    if (i <= 0) {
+      return devices;
+    }
+    List<Integer> out = new ArrayList<>(devices.subList(i, devices.size()));
+    out.addAll(devices.subList(0, i));
+    return out;
   }
 
   /** Says once, at INFO, why the NPUs' ports are not read. */

@@ -166,6 +166,11 @@ public final class HccnTool {
       Duration limit =
           timeout.compareTo(Duration.ofNanos(left)) < 0 ? timeout : Duration.ofNanos(left);
       Answer a = call(device, option, limit);
+      if (a.failed() != null && a.failed().timedOut() && limit.compareTo(timeout) < 0) {
+        // cut short by the round's deadline, not its own timeout: no call to blame
+        return new Failed(
+            null, "not read: the read round's deadline passed during " + a.failed().call(), true);
+      }
       if (a.failed() != null) {
         return a.failed();
       }
