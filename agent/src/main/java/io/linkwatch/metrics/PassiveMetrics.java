@@ -5,8 +5,11 @@ import io.linkwatch.passive.DeviceState;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.ReadResult;
+import io.linkwatch.passive.WatcherProcess;
 import io.linkwatch.passive.pcie.AerSeverity;
 import io.linkwatch.passive.pcie.PcieHop;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +52,9 @@ final class PassiveMetrics {
   static final String LAST_READ = "linkwatch_passive_last_read_timestamp_seconds";
   static final String INTERVAL = "linkwatch_passive_interval_seconds";
   static final String FAILED_CALL = "linkwatch_passive_failed_call";
+  static final String WATCHER_RSS = "linkwatch_passive_watcher_resident_memory_bytes";
+  static final String WATCHER_CPU = "linkwatch_passive_watcher_cpu_seconds";
+  static final String WATCHER_STARTS = "linkwatch_passive_watcher_starts";
 
   private static final String READ = " Values come from the last passive read.";
 
@@ -202,5 +208,33 @@ final class PassiveMetrics {
       last.add(r.endedMillis() / 1e3, "source", r.source().id());
     }
     f.gauge(INTERVAL, "The configured passive.interval.", Unit.SECONDS).add(intervalSeconds);
+    store.watcherFootprint().ifPresent(w -> watcher(w, f));
+  }
+
+  /**
+   * The watcher process's own cost, so that the agent's whole footprint is on {@code /metrics}:
+   * {@code process_*} covers the agent's JVM only.
+   */
+  private static void watcher(WatcherProcess.Footprint w, MetricFamilies f) {
+    if (w.residentBytes() != null) {
+      f.gauge(
+              WATCHER_RSS,
+              "Resident memory of the passive watcher process (VmRSS); absent while none runs.",
+              Unit.BYTES)
+          .add(w.residentBytes());
+    }
+    f.add(
+        CounterSnapshot.builder()
+            .name(WATCHER_CPU)
+            .help("CPU time (user and system) of every passive watcher process this agent ran.")
+            .unit(Unit.SECONDS)
+            .dataPoint(CounterDataPointSnapshot.builder().value(w.cpuSecondsTotal()).build())
+            .build());
+    f.counter(
+        WATCHER_STARTS,
+        "Passive watcher processes started: one, unless a read hung, a watcher died or its start"
+            + " timed out.",
+        Map.of("", w.starts()),
+        k -> new String[0]);
   }
 }

@@ -37,6 +37,7 @@ public final class PassiveStore {
   private final Map<String, NicState> nics = new TreeMap<>();
   private final Set<PassiveSource> nicReadersSeen = EnumSet.noneOf(PassiveSource.class);
   private volatile PortExpectations expectations = PortExpectations.NONE;
+  private volatile java.util.function.Supplier<WatcherProcess.Footprint> watcher;
 
   /** What DCMI's last read gave of each NPU's own port, for the hccn_tool reader to prefer. */
   private final Map<Integer, NpuPortReading> npuPorts = new TreeMap<>();
@@ -48,6 +49,17 @@ public final class PassiveStore {
 
   public PassiveStore(Clock clock) {
     this.clock = clock;
+  }
+
+  /** Where the watcher process's cost is read from, when there is one. */
+  public void watcherFootprint(java.util.function.Supplier<WatcherProcess.Footprint> footprint) {
+    this.watcher = footprint;
+  }
+
+  /** The watcher process's cost now; empty when this agent has none (its source is off). */
+  public Optional<WatcherProcess.Footprint> watcherFootprint() {
+    java.util.function.Supplier<WatcherProcess.Footprint> w = watcher;
+    return w == null ? Optional.empty() : Optional.of(w.get());
   }
 
   /** Changes whenever something recorded changes what the store reports. */

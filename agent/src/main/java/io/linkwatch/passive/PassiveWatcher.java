@@ -85,6 +85,9 @@ public final class PassiveWatcher implements AutoCloseable {
     this.hccn = hccn;
     this.store = store;
     this.active = active;
+    if (watcher != null) {
+      store.watcherFootprint(watcher::footprint);
+    }
   }
 
   /**

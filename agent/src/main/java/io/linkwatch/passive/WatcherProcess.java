@@ -3,6 +3,7 @@ package io.linkwatch.passive;
 import io.linkwatch.process.ChildLogRelay;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
+import io.linkwatch.process.ProcessFootprint;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.ChildEnvironment;
 import io.linkwatch.runtime.calls.CallJournalFile;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +72,34 @@ public final class WatcherProcess implements AutoCloseable {
   private long launchedNanos;
 
   private boolean ready;
+
+  /** Watchers started, and the CPU seconds of those no longer running: for {@link #footprint}. */
+  private volatile long starts;
+
+  private volatile double cpuOfEarlier;
+
+  /**
+   * The watcher's cost, for {@code /metrics}: its resident memory now (null while none runs), the
+   * CPU seconds all watchers of this agent have used, and how many have been started (a rising
+   * count is a watcher that keeps dying or hanging).
+   */
+  public record Footprint(Long residentBytes, double cpuSecondsTotal, long starts) {}
+
+  /**
+   * Read without the lock a round holds (up to its deadline), so a scrape never waits for a read.
+   * The CPU of a watcher that is replaced is counted up to its last sample before it was killed.
+   */
+  public Footprint footprint() {
+    Process p = process;
+    Optional<ProcessFootprint> now =
+        p == null ? Optional.empty() : ProcessFootprint.of(PROCFS, p.pid());
+    return new Footprint(
+        now.map(ProcessFootprint::residentBytes).orElse(null),
+        cpuOfEarlier + now.map(ProcessFootprint::cpuSeconds).orElse(0.0),
+        starts);
+  }
+
+  private static final Path PROCFS = Path.of("/proc");
 
   /** What a round gave: the watcher's answer, or why there is none. */
   public record Outcome(WatchRound round, String result, String error, String call) {
@@ -245,6 +275,7 @@ public final class WatcherProcess implements AutoCloseable {
     builder.environment().putAll(environment);
     builder.environment().put(CallJournalFile.ENV, journal.path().toString());
     process = builder.start();
+    starts++;
     launchedNanos = System.nanoTime();
     ready = false;
     requests = process.getOutputStream();
@@ -326,6 +357,9 @@ public final class WatcherProcess implements AutoCloseable {
 
   private void stop() {
     if (process != null) {
+      // its CPU up to now, while /proc still has it
+      ProcessFootprint.of(PROCFS, process.pid())
+          .ifPresent(f -> cpuOfEarlier = cpuOfEarlier + f.cpuSeconds());
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       try {

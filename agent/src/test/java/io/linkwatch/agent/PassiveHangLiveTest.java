@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linkwatch.testing.AgentProcess;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,6 +48,35 @@ class PassiveHangLiveTest {
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
+  private static double value(String metrics, String series) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
+    assertThat(m.find()).as(series).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  /** The pid of the {@code n}-th watcher the agent started, from its log line. */
+  private static long watcherPid(AgentProcess agent, int n) {
+    List<Long> pids = new ArrayList<>();
+    Pattern started = Pattern.compile("passive watcher started \\(pid (\\d+)\\)");
+    for (String line : agent.log()) {
+      Matcher m = started.matcher(line);
+      if (m.find()) {
+        pids.add(Long.parseLong(m.group(1)));
+      }
+    }
+    assertThat(pids).hasSizeGreaterThanOrEqualTo(n);
+    return pids.get(n - 1);
+  }
+
+  private static double vmRss(long pid) throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+      if (l.startsWith("VmRSS:")) {
+        return Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024.0;
+      }
+    }
+    throw new AssertionError("no VmRSS for " + pid);
+  }
+
   private static JsonNode dcmi(AgentProcess agent, int device) throws Exception {
     JsonNode status = new ObjectMapper().readTree(agent.get("/api/v1/status").body());
     for (JsonNode d : status.get("passive").get("devices")) {
@@ -62,6 +94,15 @@ class PassiveHangLiveTest {
           Duration.ofSeconds(60),
           "linkwatch_passive_read_success{device=\"0\",source=\"dcmi\"} 1.0",
           "linkwatch_link_errors_total{device=\"0\",kind=\"crc_tx\",link=\"0\",link_type=\"SIO\"");
+
+      // the watcher's own cost is on /metrics, and is the watcher's: its RSS as /proc gives it
+      String first = agent.metrics();
+      long pid = watcherPid(agent, 1);
+      assertThat(value(first, "linkwatch_passive_watcher_starts_total")).isEqualTo(1);
+      double rss = value(first, "linkwatch_passive_watcher_resident_memory_bytes");
+      assertThat(rss).isBetween(4.0 * (1 << 20), 1024.0 * (1 << 20));
+      assertThat(rss / vmRss(pid)).isBetween(0.5, 2.0);
+      assertThat(value(first, "linkwatch_passive_watcher_cpu_seconds_total")).isPositive();
 
       agent.faults("hang dcmi_get_device_info");
       agent.awaitMetrics(
@@ -98,7 +139,13 @@ class PassiveHangLiveTest {
           "linkwatch_passive_read_success{device=\"0\",source=\"dcmi\"} 1.0",
           "linkwatch_link_errors_total{device=\"0\",kind=\"crc_tx\",link=\"0\",link_type=\"SIO\"");
       assertThat(dcmi(agent, 0).get("result").asText()).isEqualTo("success");
-      assertThat(agent.metrics()).doesNotContain("linkwatch_passive_failed_call_info");
+      String back = agent.metrics();
+      assertThat(back).doesNotContain("linkwatch_passive_failed_call_info");
+      // each hung round killed its watcher: the starts count it, the CPU of the killed ones stays
+      assertThat(value(back, "linkwatch_passive_watcher_starts_total")).isGreaterThanOrEqualTo(2);
+      assertThat(value(back, "linkwatch_passive_watcher_cpu_seconds_total"))
+          .isGreaterThan(value(first, "linkwatch_passive_watcher_cpu_seconds_total"));
+      assertThat(back).contains("linkwatch_passive_watcher_resident_memory_bytes ");
     }
   }
 }
