@@ -3,6 +3,8 @@ package io.linkwatch.metrics;
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,9 @@ final class HealthMetrics {
 
   /** A counter: the exposition appends {@code _total}. */
   static final String RUNS = "linkwatch_probe_runs";
+
+  /** A counter: the exposition appends {@code _total}. */
+  static final String DEVICE_SECONDS = "linkwatch_probe_device_seconds";
 
   private HealthMetrics() {}
 
@@ -103,6 +108,31 @@ final class HealthMetrics {
             + " inventory with a stand-in such as aclrtGetSocName), by probe and call.",
         counts,
         key -> new String[] {"call", key.call(), "probe", key.probe()});
+  }
+
+  /**
+   * What the probes took from each device: the seconds they held it, so that the agent's own cost
+   * on the devices is a figure, not a promise.
+   */
+  static void writeDeviceSeconds(Map<Integer, Double> seconds, MetricFamilies f) {
+    if (seconds.isEmpty()) {
+      return;
+    }
+    CounterSnapshot.Builder b =
+        CounterSnapshot.builder()
+            .name(DEVICE_SECONDS)
+            .help(
+                "Seconds the probes held the device (runs that started on it, discarded ones"
+                    + " included; skipped ones not).")
+            .unit(Unit.SECONDS);
+    seconds.forEach(
+        (device, s) ->
+            b.dataPoint(
+                CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("device", String.valueOf(device)))
+                    .value(s)
+                    .build()));
+    f.add(b.build());
   }
 
   static void writeRuns(Map<ResultStore.RunKey, Long> runCounts, MetricFamilies f) {

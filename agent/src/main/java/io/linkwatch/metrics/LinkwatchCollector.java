@@ -89,6 +89,7 @@ public final class LinkwatchCollector implements MultiCollector {
     HealthMetrics.write(statuses, f);
     HealthMetrics.writeSettings(intervalSeconds, deferredAlertAfterSeconds, f);
     HealthMetrics.writeRuns(store.runCounts(), f);
+    HealthMetrics.writeDeviceSeconds(store.probeDeviceSeconds(), f);
     HealthMetrics.writeTolerated(store.toleratedCounts(), f);
     DeviceActivityMetrics.write(store.deviceActivity(), store::holders, f);
     DeviceActivityMetrics.writeLookups(store.podLookupCounts(), f);

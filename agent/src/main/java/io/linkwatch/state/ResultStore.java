@@ -4,6 +4,7 @@ import io.linkwatch.history.SeriesHistory;
 import io.linkwatch.kubelet.DeviceHolder;
 import io.linkwatch.kubelet.DeviceKeys;
 import io.linkwatch.kubelet.PodLookup;
+import io.linkwatch.probe.TargetDevices;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Outcome;
@@ -38,6 +39,10 @@ public final class ResultStore {
   private final Clock clock;
   private final Map<String, Map<String, TargetStatus>> byProbe = new TreeMap<>();
   private final Map<RunKey, Long> runs = new LinkedHashMap<>();
+
+  /** Seconds the probes held each device, summed over every run since the agent started. */
+  private final Map<Integer, Double> deviceSeconds = new TreeMap<>();
+
   private final Map<String, String> skipped = new TreeMap<>();
   private final Map<ToleratedKey, Long> toleratedCounts =
       new TreeMap<>(Comparator.comparing(ToleratedKey::probe).thenComparing(ToleratedKey::call));
@@ -121,6 +126,11 @@ public final class ResultStore {
     for (TargetResult t : run.targets()) {
       TargetStatus before = previous.get(t.target());
       runs.merge(new RunKey(run.probe(), t.target(), t.outcome()), 1L, Long::sum);
+      if (heldDevices(t.outcome())) {
+        for (int device : TargetDevices.of(t.target())) {
+          deviceSeconds.merge(device, t.durationSeconds(), Double::sum);
+        }
+      }
       double lastSuccess =
           t.outcome() == Outcome.SUCCESS
               ? now
@@ -307,6 +317,26 @@ public final class ResultStore {
     List<TargetStatus> all = new ArrayList<>();
     byProbe.values().forEach(m -> all.addAll(m.values()));
     return all;
+  }
+
+  /**
+   * Whether a target with this outcome took its devices: it ran (succeeded, failed, timed out, or
+   * ran and was discarded because a job appeared), rather than being skipped before it started.
+   */
+  private static boolean heldDevices(Outcome outcome) {
+    return switch (outcome) {
+      case SUCCESS, ERROR, TIMEOUT, DISCARDED_DEVICE_BUSY -> true;
+      case SKIPPED_BUSY, SKIPPED_BUDGET, SKIPPED_DEVICE_BUSY -> false;
+    };
+  }
+
+  /**
+   * The seconds probes have held each device since the agent started: each run's time on the
+   * devices its target names (a p2p target 0->3: devices 0 and 3; a target naming none, the
+   * topology's, takes no device time).
+   */
+  public synchronized Map<Integer, Double> probeDeviceSeconds() {
+    return Map.copyOf(deviceSeconds);
   }
 
   public synchronized Map<RunKey, Long> runCounts() {

@@ -1,0 +1,106 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.testing.AgentProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the probes take from the devices, on {@code /metrics}: the seconds each device was held move
+ * by the runs' own durations while probes run, and not at all while a job holds every device.
+ */
+class ProbeDeviceSecondsLiveTest {
+  static final String CONFIG =
+      """
+      passive:
+        enabled: false
+      busy:
+        retry: 2s
+      probes:
+        p2p:
+          every: 4s
+          deadline: 3s
+          sizes: [16MiB]
+          warmup: 1
+          iterations: 3
+      """;
+
+  static final List<String> TARGETS = List.of("0->1", "1->0");
+
+  @TempDir Path dir;
+
+  private static double value(String metrics, String series) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  private static String runs(String target, String result) {
+    return "linkwatch_probe_runs_total{probe=\"p2p\",result=\""
+        + result
+        + "\",target=\""
+        + target
+        + "\"}";
+  }
+
+  private static String seconds(int device) {
+    return "linkwatch_probe_device_seconds_total{device=\"" + device + "\"}";
+  }
+
+  @Test
+  void theDevicesTimeMovesByTheRunsDurationsAndNotWhileAJobHoldsThem() throws Exception {
+    try (AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(CONFIG), Map.of())) {
+      agent.awaitMetrics(Duration.ofSeconds(60), runs("1->0", "success") + " 1.0");
+      // from here, each new run of a target adds its duration to both its devices
+      String m = agent.metrics();
+      double start0 = value(m, seconds(0));
+      double start1 = value(m, seconds(1));
+      assertThat(start0).isPositive();
+      Map<String, Double> seen = new HashMap<>();
+      TARGETS.forEach(t -> seen.put(t, value(m, runs(t, "success"))));
+      double summed = 0;
+      int newRuns = 0;
+      long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      double last0 = start0;
+      double last1 = start1;
+      while (newRuns < 6 && System.nanoTime() < until) {
+        Thread.sleep(150);
+        String now = agent.metrics();
+        for (String t : TARGETS) {
+          double count = value(now, runs(t, "success"));
+          if (count > seen.get(t)) {
+            assertThat(count).as("one run at a time between scrapes").isEqualTo(seen.get(t) + 1);
+            seen.put(t, count);
+            summed +=
+                value(now, "linkwatch_probe_duration_seconds{probe=\"p2p\",target=\"" + t + "\"}");
+            newRuns++;
+          }
+        }
+        last0 = value(now, seconds(0));
+        last1 = value(now, seconds(1));
+      }
+      assertThat(newRuns).isGreaterThanOrEqualTo(6);
+      assertThat(last0 - start0)
+          .isCloseTo(summed, org.assertj.core.data.Percentage.withPercentage(10));
+      assertThat(last1 - start1)
+          .isCloseTo(summed, org.assertj.core.data.Percentage.withPercentage(10));
+
+      // a job on both devices: the probe waits, and takes nothing from them
+      agent.faults(
+          "busy 0 pid 4242 util 95 memory 2147483648", "busy 1 pid 4242 util 95 memory 2147483648");
+      agent.awaitMetrics(Duration.ofSeconds(30), runs("0->1", "skipped_device_busy") + " 1.0");
+      double busy0 = value(agent.metrics(), seconds(0));
+      Thread.sleep(8000);
+      String after = agent.metrics();
+      assertThat(value(after, runs("0->1", "skipped_device_busy"))).isGreaterThan(1);
+      assertThat(value(after, seconds(0))).isEqualTo(busy0);
+    }
+  }
+}
