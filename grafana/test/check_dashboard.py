@@ -275,6 +275,11 @@ def fixture_series(instance="fixture-01:10187", labels="", p2p=None):
     # the agent's own footprint: 60 MB resident, 0.1 % of a core
     s.append({"series": f"process_resident_memory_bytes{{{L}}}", "values": f"60e6+0x{n}"})
     s.append({"series": f"process_cpu_seconds_total{{{L}}}", "values": f"0+0.06x{n}"})
+    # its passive watcher: 52 MB resident, 0.05 % of a core; the probes held each die 2 % of the time
+    s.append({"series": f"linkwatch_passive_watcher_resident_memory_bytes{{{L}}}", "values": f"52e6+0x{n}"})
+    s.append({"series": f"linkwatch_passive_watcher_cpu_seconds_total{{{L}}}", "values": f"0+0.03x{n}"})
+    for d in ("0", "1"):
+        s.append({"series": f'linkwatch_probe_device_seconds_total{{{L},device="{d}"}}', "values": f"0+1.2x{n}"})
     # allreduce hangs in HcclAllReduce; device resets fail in every p2p run
     add("linkwatch_probe_failed_call_info", 'probe="allreduce",target="0,1",call="HcclAllReduce"', "1")
     s.append({"series": f'linkwatch_driver_tolerated_failures_total{{{L},probe="p2p",call="aclrtResetDevice"}}', "values": f"0+1x{n}"})

@@ -6,6 +6,7 @@ import io.linkwatch.passive.ExpectedPorts;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PortExpectations;
+import io.linkwatch.passive.WatcherProcess;
 import io.linkwatch.passive.nic.NicPort;
 import io.linkwatch.passive.nic.Optics;
 import io.linkwatch.passive.pcie.AerSeverity;
@@ -238,6 +239,8 @@ public class GoldenExpositionTest {
     p.recordRound(PassiveSource.SYSFS, 0.001);
     p.recordRound(PassiveSource.INFINIBAND, 0.002);
     p.recordRound(PassiveSource.HCCN_TOOL, 1.2);
+    // the watcher's cost as a running one reports it
+    p.watcherFootprint(() -> new WatcherProcess.Footprint(52L << 20, 12.5, 1));
     return p;
   }
 
