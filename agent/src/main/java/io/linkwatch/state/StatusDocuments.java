@@ -55,7 +55,8 @@ public final class StatusDocuments {
         new LinkedHashMap<>(store.lastTolerated()),
         passive == null ? null : PassiveSection.of(passive),
         store.podLookup().map(PodLookupEntry::of).orElse(null),
-        store.findings());
+        store.findings(),
+        store.probeDeviceSeconds());
   }
 
   private static Instant instant(double epochSeconds) {

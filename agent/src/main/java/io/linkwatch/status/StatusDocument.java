@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param podResources the kubelet's last lookup; null when none is configured
  * @param findings what the agent's own verdict finds now, as of its last judgement (a few seconds
  *     after new results); empty in a check's document, whose verdict is its output
+ * @param probeDeviceSeconds the seconds the agent's probes have held each device since it started
+ *     (what linkwatch took from the devices); empty in a check's document
  */
 public record StatusDocument(
     int schemaVersion,
@@ -30,7 +32,8 @@ public record StatusDocument(
     Map<String, List<String>> toleratedFailures,
     PassiveSection passive,
     PodLookupEntry podResources,
-    List<FindingEntry> findings) {
+    List<FindingEntry> findings,
+    Map<Integer, Double> probeDeviceSeconds) {
 
   /**
    * The version of this shape, written first in the document; raised when a field is renamed or
@@ -51,6 +54,34 @@ public record StatusDocument(
         toleratedFailures == null
             ? Map.of()
             : java.util.Collections.unmodifiableMap(toleratedFailures);
+    probeDeviceSeconds =
+        probeDeviceSeconds == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(probeDeviceSeconds));
+  }
+
+  /** A document without the probes' device time (tests, and documents of older agents). */
+  public StatusDocument(
+      int schemaVersion,
+      List<TargetEntry> targets,
+      List<DeviceEntry> devices,
+      Map<String, Instant> nextRuns,
+      Map<String, String> notApplicable,
+      Map<String, List<String>> toleratedFailures,
+      PassiveSection passive,
+      PodLookupEntry podResources,
+      List<FindingEntry> findings) {
+    this(
+        schemaVersion,
+        targets,
+        devices,
+        nextRuns,
+        notApplicable,
+        toleratedFailures,
+        passive,
+        podResources,
+        findings,
+        null);
   }
 
   /** A check's document: its own runs and the link readings it used, nothing scheduled. */

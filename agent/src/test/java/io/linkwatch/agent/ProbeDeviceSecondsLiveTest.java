@@ -101,6 +101,14 @@ class ProbeDeviceSecondsLiveTest {
       String after = agent.metrics();
       assertThat(value(after, runs("0->1", "skipped_device_busy"))).isGreaterThan(1);
       assertThat(value(after, seconds(0))).isEqualTo(busy0);
+      // the status says the same
+      com.fasterxml.jackson.databind.JsonNode status =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(agent.get("/api/v1/status").body())
+              .get("probe_device_seconds");
+      assertThat(status.get("0").asDouble())
+          .isCloseTo(busy0, org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(status.get("1").asDouble()).isPositive();
     }
   }
 }
