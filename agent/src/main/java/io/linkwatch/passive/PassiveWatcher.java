@@ -6,7 +6,6 @@ import io.linkwatch.passive.nic.InfinibandSysfs;
 import io.linkwatch.passive.pcie.PcieLinkReader;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.telemetry.DeviceLinks;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +135,7 @@ public final class PassiveWatcher implements AutoCloseable {
 
   private void safeRound() {
     try {
-      libraryAndSysfsRound(config.deadline());
+      libraryAndSysfsRound(true);
     } catch (RuntimeException e) {
       // One bad round must not end the schedule (a ScheduledExecutorService stops on a throw).
       log.warn("passive round failed: {}", e.toString());
@@ -148,16 +147,16 @@ public final class PassiveWatcher implements AutoCloseable {
    * found); public for tests and {@code check}, which drive rounds themselves.
    */
   public void round() {
-    // a caller that drives one round wants its reading: wait out the watcher's start
-    libraryAndSysfsRound(WatcherProcess.START_TIMEOUT);
+    // one round and no next one: a watcher not started within the deadline is a failed read
+    libraryAndSysfsRound(false);
     if (hccn != null) {
       hccnRound();
     }
   }
 
-  private void libraryAndSysfsRound(Duration startWait) {
+  private void libraryAndSysfsRound(boolean moreRounds) {
     if (watcher != null) {
-      vendorRound(startWait);
+      vendorRound(moreRounds);
     }
     if (pcie != null) {
       sysfsRound();
@@ -279,13 +278,17 @@ public final class PassiveWatcher implements AutoCloseable {
     }
   }
 
-  /** The library's links; a watcher not yet started is waited for at most {@code startWait}. */
-  private void vendorRound(Duration startWait) {
+  /**
+   * The library's links. A watcher not ready within the deadline is left to start when {@code
+   * moreRounds} will ask again (the scheduled rounds); for a single round (a check) it is a failed
+   * read, as a hang would be.
+   */
+  private void vendorRound(boolean moreRounds) {
     long started = System.nanoTime();
-    Optional<WatcherProcess.Outcome> notReady = watcher.start(startWait);
+    Optional<WatcherProcess.Outcome> notReady = watcher.start(config.deadline());
     if (notReady.isPresent()) {
       WatcherProcess.Outcome o = notReady.get();
-      if (o.starting()) {
+      if (o.starting() && moreRounds) {
         // no reading and no failure yet: the next round asks again, the sysfs reads go on
         log.debug("passive: {}", o.error());
         return;
@@ -293,8 +296,11 @@ public final class PassiveWatcher implements AutoCloseable {
       store.recordFailure(
           library,
           store.knownDevices(library),
-          o.result().equals("timeout") ? ReadResult.TIMEOUT : ReadResult.ERROR,
-          o.error(),
+          o.result().equals("timeout") || o.starting() ? ReadResult.TIMEOUT : ReadResult.ERROR,
+          o.starting()
+              ? "the watcher did not open the runtime within the read's deadline of "
+                  + io.linkwatch.util.Durations.format(config.deadline())
+              : o.error(),
           o.call());
       store.recordRound(library, (System.nanoTime() - started) / 1e9);
       return;
