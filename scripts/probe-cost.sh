@@ -49,7 +49,7 @@ per_hour = {}
 asked = 0.0
 for probe, target, v in re.findall(r'^linkwatch_probe_duration_seconds\{probe="([^"]+)",target="([^"]+)"\} (\S+)', m, re.M):
     asked += float(v) * 3600 / interval[probe]
-    parts = re.split(r"->|,", target)
+    parts = re.split(r"<->|->|,", target)
     devs = [re.fullmatch(r"(?:dev)?(\d+)(?:/node\d+)?", p) for p in parts]
     if not all(devs):
         continue  # a target naming no device (the topology's) takes none

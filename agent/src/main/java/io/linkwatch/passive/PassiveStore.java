@@ -147,8 +147,8 @@ public final class PassiveStore {
       PassiveSource source, int device, ReadResult result, String error, String call, String why) {
     DeviceState before = devices(source).get(device);
     boolean keep = result == ReadResult.SKIPPED_ACTIVE_PROBE && before != null;
-    if (!keep) {
-      npuPorts.remove(device);
+    if (!keep && source == PassiveSource.DCMI) {
+      npuPorts.remove(device); // only DCMI's own failure: a failed hccn_tool read keeps it
     }
     devices(source)
         .put(

@@ -73,10 +73,20 @@ public final class WatcherProcess implements AutoCloseable {
 
   private boolean ready;
 
-  /** Watchers started, and the CPU seconds of those no longer running: for {@link #footprint}. */
+  /** Watchers started: for {@link #footprint}. Written under the lock only. */
   private volatile long starts;
 
-  private volatile double cpuOfEarlier;
+  /**
+   * The CPU seconds of every watcher: those no longer running (each at its last sample) plus the
+   * running one's. Kept under its own lock, never the one a round holds, so a scrape never waits
+   * for a read; the total reported never goes down.
+   */
+  private final Object cpuLock = new Object();
+
+  private double cpuOfEarlier;
+  private long sampledPid = -1;
+  private double sampledCpu;
+  private double reportedCpu;
 
   /**
    * The watcher's cost, for {@code /metrics}: its resident memory now (null while none runs), the
@@ -86,17 +96,44 @@ public final class WatcherProcess implements AutoCloseable {
   public record Footprint(Long residentBytes, double cpuSecondsTotal, long starts) {}
 
   /**
-   * Read without the lock a round holds (up to its deadline), so a scrape never waits for a read.
-   * The CPU of a watcher that is replaced is counted up to its last sample before it was killed.
+   * Read without the lock a round holds (up to its deadline), so a scrape never waits for a read. A
+   * watcher that is replaced counts with its CPU at its last sample (a scrape's, or the one taken
+   * just before it is killed); one that died on its own counts up to the last scrape's.
    */
   public Footprint footprint() {
     Process p = process;
     Optional<ProcessFootprint> now =
         p == null ? Optional.empty() : ProcessFootprint.of(PROCFS, p.pid());
-    return new Footprint(
-        now.map(ProcessFootprint::residentBytes).orElse(null),
-        cpuOfEarlier + now.map(ProcessFootprint::cpuSeconds).orElse(0.0),
-        starts);
+    double cpu;
+    synchronized (cpuLock) {
+      double running = 0;
+      if (p != null && now.isPresent()) {
+        sample(p.pid(), now.get().cpuSeconds());
+        running = p.pid() == sampledPid ? sampledCpu : 0;
+      }
+      reportedCpu = Math.max(reportedCpu, cpuOfEarlier + running);
+      cpu = reportedCpu;
+    }
+    return new Footprint(now.map(ProcessFootprint::residentBytes).orElse(null), cpu, starts);
+  }
+
+  /** The latest CPU of watcher {@code pid}; a new pid retires the previous one's last sample. */
+  private void sample(long pid, double cpuSeconds) {
+    if (pid != sampledPid) {
+      retire();
+      sampledPid = pid;
+      sampledCpu = 0;
+    }
+    sampledCpu = Math.max(sampledCpu, cpuSeconds);
+  }
+
+  /** The sampled watcher is gone: its last sample joins the earlier ones. */
+  private void retire() {
+    if (sampledPid != -1) {
+      cpuOfEarlier += sampledCpu;
+      sampledPid = -1;
+      sampledCpu = 0;
+    }
   }
 
   private static final Path PROCFS = Path.of("/proc");
@@ -134,11 +171,13 @@ public final class WatcherProcess implements AutoCloseable {
   }
 
   /**
-   * The watcher's heap, before the configured options (which win where they say otherwise): it
-   * lives as long as the agent, and a JVM's default initial heap (1/64 of the host's memory) sizes
-   * a young generation that each round's few kilobytes of garbage fill page by page: 140 MiB
-   * resident after 3,000 rounds on a 24 GiB host, 53 MiB with these ({@code
-   * scripts/watcher-rss.sh}). The agent's own JVM has the same in {@code linkwatch.default}.
+   * The watcher's heap, before the configured options (a later value of the same option wins; a
+   * {@code worker.java_options} that sizes the heap another way, e.g. {@code -XX:NewRatio} or an
+   * {@code -Xmx} under 8m, meets these too): it lives as long as the agent, and a JVM's default
+   * initial heap (1/64 of the host's memory) sizes a young generation that each round's few
+   * kilobytes of garbage fill page by page: 140 MiB resident after 3,000 rounds on a 24 GiB host,
+   * 53 MiB with these ({@code scripts/watcher-rss.sh}). The agent's own JVM has the same in {@code
+   * linkwatch.default}.
    */
   static final List<String> HEAP =
       List.of("-Xms8m", "-Xmn2m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20");
@@ -165,6 +204,21 @@ public final class WatcherProcess implements AutoCloseable {
   public synchronized java.util.Optional<Outcome> start(Duration wait) {
     if (ready && process != null && process.isAlive()) {
       return java.util.Optional.empty();
+    }
+    if (ready && process != null) {
+      // it died between rounds: say how (its exit, last call and stderr) before a fresh one starts
+      String line;
+      try {
+        line = lines.poll(1, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop();
+        return java.util.Optional.of(
+            new Outcome(null, "error", "interrupted: the agent is stopping", null));
+      }
+      if (EOF.equals(line)) {
+        return java.util.Optional.of(outcome(line, wait, "read round"));
+      }
     }
     if (process == null || ready) {
       try {
@@ -369,9 +423,15 @@ public final class WatcherProcess implements AutoCloseable {
 
   private void stop() {
     if (process != null) {
-      // its CPU up to now, while /proc still has it
-      ProcessFootprint.of(PROCFS, process.pid())
-          .ifPresent(f -> cpuOfEarlier = cpuOfEarlier + f.cpuSeconds());
+      // its CPU up to now, while /proc still has it; then it counts among the earlier ones
+      long pid = process.pid();
+      Optional<ProcessFootprint> last = ProcessFootprint.of(PROCFS, pid);
+      synchronized (cpuLock) {
+        last.ifPresent(f -> sample(pid, f.cpuSeconds()));
+        if (sampledPid == pid) {
+          retire();
+        }
+      }
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       try {

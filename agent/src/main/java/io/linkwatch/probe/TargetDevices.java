@@ -6,13 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The devices a target label names: {@code 0->1} (p2p) and {@code 0,1} (allreduce) name their
- * devices, {@code dev1} and {@code dev1/node3} device 1 (the node is a CPU node, not a device).
- * Labels that name no device ({@code links}, a probe's own name) give none.
+ * The devices a target label names: {@code 0->1} (p2p), {@code 0<->1} (p2p_bidirectional) and
+ * {@code 0,1} (allreduce) name their devices, {@code dev1} and {@code dev1/node3} device 1 (the
+ * node is a CPU node, not a device). Labels that name no device ({@code links}, a probe's own name)
+ * give none.
  */
 public final class TargetDevices {
   private static final Pattern LABEL = Pattern.compile("(?:dev)?(\\d+)(?:/node\\d+)?");
-  private static final Pattern SEPARATOR = Pattern.compile("->|,");
+  private static final Pattern SEPARATOR = Pattern.compile("<->|->|,");
 
   private TargetDevices() {}
 

@@ -123,14 +123,11 @@ public final class ResultStore {
     double now = clock.millis() / 1e3;
     Map<String, TargetStatus> previous = byProbe.getOrDefault(run.probe(), Map.of());
     Map<String, TargetStatus> next = retry ? new TreeMap<>(previous) : new TreeMap<>();
+    deviceTime(run).forEach((device, seconds) -> deviceSeconds.merge(device, seconds, Double::sum));
     for (TargetResult t : run.targets()) {
       TargetStatus before = previous.get(t.target());
       runs.merge(new RunKey(run.probe(), t.target(), t.outcome()), 1L, Long::sum);
-      if (heldDevices(t.outcome())) {
-        for (int device : TargetDevices.of(t.target())) {
-          deviceSeconds.merge(device, t.durationSeconds(), Double::sum);
-        }
-      }
+
       double lastSuccess =
           t.outcome() == Outcome.SUCCESS
               ? now
@@ -317,6 +314,32 @@ public final class ResultStore {
     List<TargetStatus> all = new ArrayList<>();
     byProbe.values().forEach(m -> all.addAll(m.values()));
     return all;
+  }
+
+  /**
+   * The seconds one run held each device: each target's duration on the devices it names (the
+   * targets run one after another). A run that failed before it knew its targets is reported on
+   * every known target with the whole run's duration (so no series vanishes); that time is counted
+   * once per device, not once per target.
+   */
+  static Map<Integer, Double> deviceTime(ProbeRun run) {
+    Map<Integer, Double> out = new TreeMap<>();
+    List<TargetResult> held = run.targets().stream().filter(t -> heldDevices(t.outcome())).toList();
+    boolean oneFailure =
+        held.size() > 1
+            && held.stream()
+                .allMatch(
+                    t ->
+                        t.outcome() != Outcome.SUCCESS
+                            && t.measurements().isEmpty()
+                            && t.durationSeconds() == held.get(0).durationSeconds()
+                            && t.error().equals(held.get(0).error()));
+    for (TargetResult t : held) {
+      for (int device : TargetDevices.of(t.target())) {
+        out.merge(device, t.durationSeconds(), oneFailure ? Math::max : Double::sum);
+      }
+    }
+    return out;
   }
 
   /**

@@ -155,13 +155,12 @@ class HccnToolLiveTest {
       agent.awaitMetrics(
           Duration.ofSeconds(30), up3 + " 1.0", "linkwatch_nic_link_ups_total" + port3 + " 2.0");
 
-      // counters, health and address come through DCMI, which answers them: the tool's -stat,
-      // -net_health and -ip are never called (broken here, the reads still succeed), and the
-      // counters carry DCMI's own names (roce_err_psn, where -stat says roce_out_of_order)
+      // counters and address come through DCMI, which answers them: the tool's -stat and -ip are
+      // never called (broken here, the reads still succeed), and the counters carry DCMI's own
+      // names (roce_err_psn, where -stat says roce_out_of_order); the health is the tool's
       agent.faults(
           job(
               "fail hccn_tool:-stat 1",
-              "fail hccn_tool:-net_health 1",
               "fail hccn_tool:-ip 1",
               "nic 2 errors roce_out_of_order 500",
               "nic 2 health Unreachable"));

@@ -108,36 +108,37 @@ class WatcherProcessSimTest {
   @Test
   void theNpuPortsAreReadThroughDcmiWhenAskedAndACallTheProductLacksIsNotAskedAgain()
       throws Exception {
-    SimControl.write(control(), "nic 1 health Unreachable", "nic 1 errors roce_out_of_order 1000");
+    SimControl.write(control(), "nic 1 errors roce_out_of_order 1000");
     WatchRound linksOnly = start(Backend.SIM, null).round(List.of(), DEADLINE).round();
     assertThat(linksOnly.readings()).allSatisfy(r -> assertThat(r.npuPort()).isNull());
 
     DeviceLinks one = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
     assertThat(one.failed()).isFalse();
-    assertThat(one.npuPort().healthCode()).isEqualTo(3);
     assertThat(one.npuPort().address()).isEqualTo("192.168.100.11");
     assertThat(one.npuPort().counters())
         .containsKeys("roce_err_psn_num", "nic_tx_all_oct_num", "roce_new_pkt_rty_num")
         .hasSize(48);
-    assertThat(device(watcher.round(List.of(), true, DEADLINE).round(), 0).npuPort().healthCode())
-        .isZero();
+    // the health call, which may block, is never made: the tool reads the health
+    SimControl.write(control(), "hang dcmi_get_device_network_health");
+    Thread.sleep(300);
+    assertThat(watcher.round(List.of(), true, Duration.ofSeconds(5)).round()).isNotNull();
 
-    // a product without the health call: listed once, never asked again, the rest still read
-    SimControl.write(control(), "fail dcmi_get_device_network_health -8255");
+    // a product without the counters call: listed once, never asked again, the address still read
+    SimControl.write(control(), "fail dcmi_get_netdev_pkt_stats_info -8255");
     Thread.sleep(300);
     DeviceLinks lacking = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
     assertThat(lacking.failed()).isFalse();
-    assertThat(lacking.npuPort().healthCode()).isNull();
-    assertThat(lacking.npuPort().counters()).isNotNull();
+    assertThat(lacking.npuPort().counters()).isNull();
+    assertThat(lacking.npuPort().address()).isNotNull();
     assertThat(lacking.unsupported())
         .containsOnlyOnce(
-            "dcmi_get_device_network_health returned -8255: not supported on this device");
+            "dcmi_get_netdev_pkt_stats_info returned -8255: not supported on this device");
     // a failure that may pass: only this round's part is missing, and the links are read
     SimControl.write(control(), "fail dcmi_get_device_ip -8005");
     Thread.sleep(300);
     DeviceLinks failing = device(watcher.round(List.of(), true, DEADLINE).round(), 1);
     assertThat(failing.failed()).isFalse();
-    assertThat(failing.npuPort().address()).isNull();
+    assertThat(failing.npuPort()).isNull(); // neither part: no reading at all
     assertThat(failing.unsupported()).noneMatch(u -> u.startsWith("dcmi_get_device_ip"));
     SimControl.write(control(), "");
     Thread.sleep(300);
@@ -172,6 +173,25 @@ class WatcherProcessSimTest {
     assertThat(back.result()).isEqualTo("success");
     assertThat(back.round().readings()).hasSize(8);
     assertThat(watcher.pid()).isPositive().isNotEqualTo(before);
+  }
+
+  @Test
+  void aWatcherThatDiesBetweenRoundsIsReportedAndTheNextRoundHasAFreshOne() throws Exception {
+    start(Backend.SIM, HCCS_PROFILE).round(List.of(), DEADLINE);
+    long first = watcher.pid();
+    ProcessHandle h = ProcessHandle.of(first).orElseThrow();
+    h.destroyForcibly();
+    h.onExit().get();
+    WatcherProcess.Outcome died = watcher.round(List.of(), DEADLINE);
+    assertThat(died.result()).isEqualTo("error");
+    assertThat(died.error()).startsWith("watcher died");
+    assertThat(died.error()).contains("signal 9");
+    WatcherProcess.Outcome back = watcher.round(List.of(), DEADLINE);
+    assertThat(back.result()).isEqualTo("success");
+    assertThat(watcher.pid()).isPositive().isNotEqualTo(first);
+    // both watchers' CPU is counted, and two were started
+    assertThat(watcher.footprint().starts()).isEqualTo(2);
+    assertThat(watcher.footprint().cpuSecondsTotal()).isPositive();
   }
 
   @Test

@@ -10,6 +10,7 @@ class TargetDevicesTest {
   @Test
   void everyProbesTargetLabelNamesItsDevices() {
     assertThat(TargetDevices.of("0->1")).containsExactly(0, 1);
+    assertThat(TargetDevices.of("0<->3")).containsExactly(0, 3); // p2p_bidirectional
     assertThat(TargetDevices.of("0,1,2,3")).containsExactly(0, 1, 2, 3);
     assertThat(TargetDevices.of("dev1")).containsExactly(1);
     assertThat(TargetDevices.of("dev1/node3")).containsExactly(1);

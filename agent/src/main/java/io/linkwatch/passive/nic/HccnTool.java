@@ -25,11 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * elsewhere, which is the same on a host that hides no device from the agent (the usual case: the
  * agent runs on the host, not inside a job's container).
  *
- * <p>Where the watcher's DCMI read gave the port's counters, health or address ({@code
- * dcmi_get_netdev_pkt_stats_info}, {@code dcmi_get_device_network_health}, {@code
- * dcmi_get_device_ip}: public calls, no process per reading), those are taken and {@code -stat},
- * {@code -net_health} and {@code -ip} are not called; any part DCMI did not give this round is read
- * here as before.
+ * <p>Where the watcher's DCMI read gave the port's counters or address ({@code
+ * dcmi_get_netdev_pkt_stats_info}, {@code dcmi_get_device_ip}: public calls, no process per
+ * reading), those are taken and {@code -stat} and {@code -ip} are not called; any part DCMI did not
+ * give this round is read here as before.
  *
  * <p>A reading the tool says the port cannot give ({@code not supported}) is listed as unsupported;
  * any other failed call fails the device's read and is named ({@code hccn_tool -link}), so no
@@ -143,8 +142,8 @@ public final class HccnTool {
 
   /**
    * The same, taking from {@code fromDcmi} (null: nothing) what the public DCMI calls already gave:
-   * those options are not called. Only the link's state, speed, flaps, optics and neighbour have no
-   * public call and always come from the tool.
+   * those options are not called. The link's state, speed, flaps, optics and neighbour have no
+   * public call, and the health's may block (see {@link NpuPortReading}): they come from the tool.
    */
   public Read read(int device, long deadlineNanos, NpuPortReading fromDcmi)
       throws InterruptedException {
@@ -190,7 +189,6 @@ public final class HccnTool {
     }
     return switch (option) {
       case "-stat" -> fromDcmi.counters() != null;
-      case "-net_health" -> fromDcmi.healthCode() != null;
       case "-ip" -> fromDcmi.address() != null;
       default -> false;
     };
@@ -291,9 +289,7 @@ public final class HccnTool {
             device,
             linkUps.isPresent() ? linkUps.getAsLong() : null,
             optics,
-            givenBy(fromDcmi, "-net_health")
-                ? NetHealth.ofCode(fromDcmi.healthCode())
-                : HccnToolText.netHealth(printed.getOrDefault("-net_health", "")).orElse(null),
+            HccnToolText.netHealth(printed.getOrDefault("-net_health", "")).orElse(null),
             HccnToolText.lldpNeighbour(printed.getOrDefault("-lldp", "")).orElse(null),
             givenBy(fromDcmi, "-ip")
                 ? fromDcmi.address()

@@ -27,15 +27,6 @@ public final class NetHealth {
 
   private NetHealth() {}
 
-  /**
-   * The state of {@code dcmi_get_device_network_health}'s code: its {@code dcmi_rdfx_detect_result}
-   * values 0 to 8 are the first nine states, in order; any other code (0xFF, the enum's end) is
-   * {@code Unknown}.
-   */
-  public static String ofCode(int code) {
-    return code >= 0 && code <= 8 ? STATES.get(code) : "Unknown";
-  }
-
   /** The driver's spelling of {@code printed}; a state no driver prints is kept as printed. */
   public static String canonical(String printed) {
     String p = printed.strip();

@@ -46,13 +46,10 @@ public interface DcmiLibrary extends Library {
   int dcmi_get_device_pcie_info_v2(int cardId, int deviceId, Pointer info);
 
   /**
-   * The device's own RoCE port: its detect probe's state ({@code enum dcmi_rdfx_detect_result}),
-   * its packet counters ({@code struct dcmi_network_pkt_stats_info}, 464 bytes; port 0 only) and
-   * its address ({@code struct dcmi_ip_addr}, 20 bytes each). Absent from older drivers' libdcmi:
-   * JNA then throws {@link UnsatisfiedLinkError} at the call.
+   * The device's own RoCE port: its packet counters ({@code struct dcmi_network_pkt_stats_info},
+   * 464 bytes; port 0 only) and its address ({@code struct dcmi_ip_addr}, 20 bytes each). Absent
+   * from older drivers' libdcmi: JNA then throws {@link UnsatisfiedLinkError} at the call.
    */
-  int dcmi_get_device_network_health(int cardId, int deviceId, IntByReference result);
-
   int dcmi_get_netdev_pkt_stats_info(int cardId, int deviceId, int portId, Pointer info);
 
   int dcmi_get_device_ip(

@@ -96,15 +96,6 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
    * failing part never fails the links' read. Null when no part answered.
    */
   private NpuPortReading npuPort(int device) {
-    Integer health =
-        portCall(
-            device,
-            "dcmi_get_device_network_health",
-            card -> {
-              IntByReference result = new IntByReference(-1);
-              int rc = cards.dcmi().dcmi_get_device_network_health(card[0], card[1], result);
-              return new PortAnswer<>(rc, rc == 0 ? result.getValue() : null);
-            });
     Map<String, Long> counters =
         portCall(
             device,
@@ -137,7 +128,7 @@ final class DcmiLinkTelemetry implements LinkTelemetry {
                       ? DcmiPortStructs.parseIpAddress(bytes(ip, DcmiPortStructs.IP_ADDR_SIZE))
                       : null);
             });
-    NpuPortReading reading = new NpuPortReading(health, counters, address);
+    NpuPortReading reading = new NpuPortReading(counters, address);
     return reading.empty() ? null : reading;
   }
 

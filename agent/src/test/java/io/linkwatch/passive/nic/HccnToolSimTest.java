@@ -51,16 +51,15 @@ class HccnToolSimTest {
 
   @Test
   void whatDcmiGaveIsTakenAndItsOptionsAreNotCalled() throws Exception {
-    // -stat, -net_health and -ip would fail the read if called
+    // -stat and -ip would fail the read if called
     SimControl.write(
         control(),
         "fail hccn_tool:-stat 1",
-        "fail hccn_tool:-net_health 1",
         "fail hccn_tool:-ip 1",
-        "nic 0 speed 200000");
+        "nic 0 speed 200000",
+        "nic 0 health Unreachable");
     NpuPortReading fromDcmi =
         new NpuPortReading(
-            3,
             Map.of(
                 "roce_new_pkt_rty_num", 7L,
                 "roce_err_psn_num", 2L,
@@ -70,7 +69,7 @@ class HccnToolSimTest {
     HccnTool.Read read = tool().read(0, deadline(), fromDcmi);
     assertThat(read).isInstanceOf(HccnTool.Port.class);
     NicPort port = ((HccnTool.Port) read).port();
-    assertThat(port.health()).isEqualTo("Unreachable");
+    assertThat(port.health()).as("from the tool").isEqualTo("Unreachable");
     assertThat(port.address()).isEqualTo("10.1.2.3");
     assertThat(port.errors())
         .containsEntry("roce_new_pkt_rty", 7L)
@@ -86,7 +85,7 @@ class HccnToolSimTest {
   @Test
   void aPartDcmiDidNotGiveIsReadFromTheTool() throws Exception {
     SimControl.write(control(), "nic 0 health Fault");
-    NpuPortReading countersOnly = new NpuPortReading(null, Map.of("roce_err_ack_num", 5L), null);
+    NpuPortReading countersOnly = new NpuPortReading(Map.of("roce_err_ack_num", 5L), null);
     NicPort port = ((HccnTool.Port) tool().read(0, deadline(), countersOnly)).port();
     assertThat(port.errors()).containsEntry("roce_err_ack", 5L);
     assertThat(port.health()).isEqualTo("Fault");
