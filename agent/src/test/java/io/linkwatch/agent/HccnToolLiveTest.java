@@ -1,5 +1,6 @@
 package io.linkwatch.agent;
 
+import static io.linkwatch.testing.Exposition.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,12 +58,6 @@ class HccnToolLiveTest {
       Thread.sleep(500);
     }
     return devices;
-  }
-
-  private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile(Pattern.quote(series) + " (\\S+)").matcher(metrics);
-    assertThat(m.find()).as("series %s in /metrics", series).isTrue();
-    return Double.parseDouble(m.group(1));
   }
 
   @Test

@@ -1,12 +1,13 @@
 package io.linkwatch.agent;
 
+import static io.linkwatch.testing.Exposition.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.ProcStatus;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,12 +49,6 @@ class PassiveHangLiveTest {
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
-  private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
-    assertThat(m.find()).as(series).isTrue();
-    return Double.parseDouble(m.group(1));
-  }
-
   /** The pid of the {@code n}-th watcher the agent started, from its log line. */
   private static long watcherPid(AgentProcess agent, int n) {
     List<Long> pids = new ArrayList<>();
@@ -66,15 +61,6 @@ class PassiveHangLiveTest {
     }
     assertThat(pids).hasSizeGreaterThanOrEqualTo(n);
     return pids.get(n - 1);
-  }
-
-  private static double vmRss(long pid) throws Exception {
-    for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-      if (l.startsWith("VmRSS:")) {
-        return Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024.0;
-      }
-    }
-    throw new AssertionError("no VmRSS for " + pid);
   }
 
   private static JsonNode dcmi(AgentProcess agent, int device) throws Exception {
@@ -101,7 +87,7 @@ class PassiveHangLiveTest {
       assertThat(value(first, "linkwatch_passive_watcher_starts_total")).isEqualTo(1);
       double rss = value(first, "linkwatch_passive_watcher_resident_memory_bytes");
       assertThat(rss).isBetween(4.0 * (1 << 20), 1024.0 * (1 << 20));
-      assertThat(rss / vmRss(pid)).isBetween(0.5, 2.0);
+      assertThat(rss / ProcStatus.rssBytes(pid)).isBetween(0.5, 2.0);
       assertThat(value(first, "linkwatch_passive_watcher_cpu_seconds_total")).isPositive();
 
       agent.faults("hang dcmi_get_device_info");

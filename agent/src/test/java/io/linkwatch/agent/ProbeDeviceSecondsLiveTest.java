@@ -3,13 +3,12 @@ package io.linkwatch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.Exposition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,9 +36,9 @@ class ProbeDeviceSecondsLiveTest {
 
   @TempDir Path dir;
 
+  /** The sample's value, 0 before the series first appears (a counter not yet counted). */
   private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    return Exposition.sample(metrics, series).orElse(0);
   }
 
   private static String runs(String target, String result) {

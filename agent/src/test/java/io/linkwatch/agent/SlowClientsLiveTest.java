@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.JavaProcess;
+import io.linkwatch.testing.ProcStatus;
 import io.linkwatch.testing.SimFace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,12 +46,7 @@ class SlowClientsLiveTest {
   }
 
   static long rssKib(AgentProcess agent) throws IOException {
-    return Files.readAllLines(Path.of("/proc", String.valueOf(agent.process().pid()), "status"))
-        .stream()
-        .filter(l -> l.startsWith("VmRSS:"))
-        .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
-        .findFirst()
-        .orElseThrow();
+    return ProcStatus.rssBytes(agent.process().pid()) / 1024;
   }
 
   /** A full collection in the agent's JVM, asked for with the JDK's jcmd. */
