@@ -14,6 +14,11 @@ class ProcessFootprintTest {
   void aLiveProcessHasItsResidentMemoryAndCpuFromProc() throws Exception {
     Process sleeper = new ProcessBuilder("sleep", "30").start();
     try {
+      // until it is sleep: just after the fork it is the JDK's few-KiB spawn helper
+      long until = System.nanoTime() + 10_000_000_000L;
+      while (!sleeper.info().command().orElse("").endsWith("sleep") && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
       ProcessFootprint f = ProcessFootprint.of(Path.of("/proc"), sleeper.pid()).orElseThrow();
       assertThat(f.residentBytes()).isBetween(64L * 1024, 64L << 20);
       assertThat(f.cpuSeconds()).isGreaterThanOrEqualTo(0);
