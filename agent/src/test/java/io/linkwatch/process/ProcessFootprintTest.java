@@ -20,7 +20,8 @@ class ProcessFootprintTest {
         Thread.sleep(10);
       }
       ProcessFootprint f = ProcessFootprint.of(Path.of("/proc"), sleeper.pid()).orElseThrow();
-      assertThat(f.residentBytes()).isBetween(64L * 1024, 64L << 20);
+      // a few pages right after the exec, a few hundred KiB once sleep has loaded
+      assertThat(f.residentBytes()).isPositive().isLessThan(64L << 20);
       assertThat(f.cpuSeconds()).isGreaterThanOrEqualTo(0);
     } finally {
       sleeper.destroyForcibly().waitFor();
