@@ -61,7 +61,7 @@ public record AgentConfig(
   /** The operator's figures first, then the shipped table: the first row that matches judges. */
   public List<io.linkwatch.verdict.ExpectedFigure> expectedFigures() {
     List<io.linkwatch.verdict.ExpectedFigure> all = new java.util.ArrayList<>(expected);
-    all.addAll(io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+    all.addAll(ExpectedFigureTable.SHIPPED);
     return List.copyOf(all);
   }
 

@@ -1,19 +1,21 @@
 package io.linkwatch.config;
 
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.verdict.ExpectedFigure;
-import io.linkwatch.verdict.ExpectedFigures;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One row of the operator's {@code expected} list: a figure this site's links should reach, judged
- * before the shipped table (so a row for a shipped product and link overrides it).
+ * before the shipped table (so a row for a shipped product and link overrides it). The shipped
+ * table is rows of the same form, read by the same code ({@link ExpectedFigureTable}).
  *
  * <pre>
  * expected:
  *   - product: Ascend910_93      # the start of the device name the topology reports
  *     link: SIO                  # the link label: SIO, HCCS, NVLINK, PCIE, ...
- *     probe: p2p                 # p2p (default), p2p_bidirectional, host_transfer, allreduce
+ *     probe: p2p                 # a judged probe: p2p (default), p2p_bidirectional, ...
  *     size: 256MiB               # or min_size / max_size; default: every size
  *     floor_gbps: 130            # below this the link fails
  *     warn_gbps: 145             # below this it warns (default: the floor)
@@ -28,11 +30,13 @@ final class ExpectedFigureReader {
   static Optional<ExpectedFigure> read(ConfigNode row) {
     String product = row.scalar("product", "", String::strip);
     String link = row.scalar("link", "", String::strip);
-    String probe = row.scalar("probe", "p2p", String::strip);
+    String probe = row.scalar("probe", ProbeKind.defaultJudged().id(), String::strip);
     long size = row.scalar("size", -1L, ByteSize::parse);
     long min = row.scalar("min_size", size >= 0 ? size : 0L, ByteSize::parse);
     long max = row.scalar("max_size", size >= 0 ? size : Long.MAX_VALUE, ByteSize::parse);
-    boolean latency = ExpectedFigures.LATENCY_PROBES.contains(probe);
+    List<String> judged = ProbeKind.judged().stream().map(ProbeKind::id).toList();
+    boolean latency =
+        ProbeKind.byId(probe).map(k -> k.descriptor().judgedAsLatency()).orElse(false);
     // A bandwidth fails under floor_gbps; a latency (the p50, in microseconds) over ceiling_us.
     String failKey = latency ? "ceiling_us" : "floor_gbps";
     String warnKey = latency ? "warn_us" : "warn_gbps";
@@ -49,10 +53,8 @@ final class ExpectedFigureReader {
       row.problem("link", "required: the link label, e.g. SIO, HCCS or NVLINK");
       ok = false;
     }
-    if (!ExpectedFigures.JUDGED_PROBES.contains(probe)) {
-      row.problem(
-          "probe",
-          "'" + probe + "' has no expected figures: use one of " + ExpectedFigures.JUDGED_PROBES);
+    if (!judged.contains(probe)) {
+      row.problem("probe", "'" + probe + "' has no expected figures: use one of " + judged);
       ok = false;
     }
     if (size >= 0 && (row.has("min_size") || row.has("max_size"))) {

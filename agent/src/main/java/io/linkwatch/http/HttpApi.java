@@ -64,7 +64,7 @@ public final class HttpApi implements AutoCloseable {
         passive,
         nextFireTimes,
         web,
-        io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+        io.linkwatch.config.ExpectedFigureTable.SHIPPED);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.ResultTable;
 import io.linkwatch.probe.SettingOption;
 import io.linkwatch.probe.SettingsSource;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import java.util.List;
@@ -43,6 +44,16 @@ public record ProbeDescriptor<S extends ProbeSettings>(
 
   public void print(ProbeRun run, ProbeSettings settings, java.io.PrintWriter out) {
     table.print(run, settingsType.cast(settings), out);
+  }
+
+  /** Whether expected-figure rows can judge this probe: one of its result types is judged. */
+  public boolean judged() {
+    return results.stream().anyMatch(r -> Judged.class.isAssignableFrom(r.type()));
+  }
+
+  /** Whether this probe's judged figure is a latency (a row gives a ceiling, not a floor). */
+  public boolean judgedAsLatency() {
+    return results.stream().anyMatch(r -> Judged.Latency.class.isAssignableFrom(r.type()));
   }
 
   /** The measurement types, for the JSON that crosses the worker boundary. */

@@ -171,6 +171,22 @@ public enum ProbeKind {
     return descriptor.results().stream().anyMatch(r -> r.type() == DeviceInfo.class);
   }
 
+  /**
+   * The probes whose figures expected-figure rows judge: the bandwidths first, then the latencies,
+   * each in the order of this list.
+   */
+  public static List<ProbeKind> judged() {
+    return Arrays.stream(values())
+        .filter(k -> k.descriptor.judged())
+        .sorted(java.util.Comparator.comparing(k -> k.descriptor.judgedAsLatency()))
+        .toList();
+  }
+
+  /** The probe an expected-figure row judges when it names none: the pair copy, as most rows do. */
+  public static ProbeKind defaultJudged() {
+    return P2P;
+  }
+
   /** The CLI name, e.g. {@code host-transfer}. */
   public String cliName() {
     return id().replace('_', '-');

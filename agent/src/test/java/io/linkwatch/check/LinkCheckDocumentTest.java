@@ -9,7 +9,6 @@ import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.status.StatusCodec;
 import io.linkwatch.status.StatusDocument;
-import io.linkwatch.verdict.ExpectedFigures;
 import io.linkwatch.verdict.Verdict;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +30,7 @@ class LinkCheckDocumentTest {
 
     assertThat(document.schemaVersion())
         .isEqualTo(io.linkwatch.status.StatusDocument.SCHEMA_VERSION);
-    Verdict v = Verdict.judge(document, ExpectedFigures.SHIPPED);
+    Verdict v = Verdict.judge(document, io.linkwatch.config.ExpectedFigureTable.SHIPPED);
     assertThat(v.findings())
         .extracting(Verdict.Finding::line)
         .anyMatch(l -> l.startsWith("p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 10.0 GB/s"));

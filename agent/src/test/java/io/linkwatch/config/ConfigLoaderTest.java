@@ -294,7 +294,8 @@ class ConfigLoaderTest {
   void coordinationAndOperatorFigures() {
     AgentConfig defaults = ConfigLoader.parse("f.yaml", "");
     assertThat(defaults.probeLock()).isEqualTo(java.nio.file.Path.of("/run/linkwatch/probes.lock"));
-    assertThat(defaults.expectedFigures()).isEqualTo(io.linkwatch.verdict.ExpectedFigures.SHIPPED);
+    assertThat(defaults.expectedFigures())
+        .isEqualTo(io.linkwatch.config.ExpectedFigureTable.SHIPPED);
     assertThat(ConfigLoader.parse("f.yaml", "coordination:\n  lock_file: ''").probeLock()).isNull();
     AgentConfig c =
         ConfigLoader.parse(
@@ -326,7 +327,7 @@ class ConfigLoaderTest {
                 .fail())
         .isEqualTo(130e9);
     assertThat(c.expectedFigures())
-        .hasSize(2 + io.linkwatch.verdict.ExpectedFigures.SHIPPED.size());
+        .hasSize(2 + io.linkwatch.config.ExpectedFigureTable.SHIPPED.size());
   }
 
   @Test

@@ -37,11 +37,9 @@ class ProbeNamesTest {
       Set.of(
           "cli/CompareCommand.java",
           "cli/TopoCommand.java",
-          "config/ExpectedFigureReader.java",
           "http/FigureTables.java",
           "http/StateTables.java",
-          "http/StatusPage.java",
-          "verdict/ExpectedFigures.java");
+          "http/StatusPage.java");
 
   /**
    * Files where a probe's id is the same word for something else: the config's top-level {@code

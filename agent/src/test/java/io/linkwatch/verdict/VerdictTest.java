@@ -34,7 +34,7 @@ class VerdictTest {
   static final String SIO = "{\"link\": \"0\", \"link_type\": \"SIO\", \"peer\": \"1\"}";
 
   static Verdict judge(JsonObject status) {
-    return Verdict.judge(doc(status), ExpectedFigures.SHIPPED);
+    return Verdict.judge(doc(status), io.linkwatch.config.ExpectedFigureTable.SHIPPED);
   }
 
   /** The fixture as the typed document the verdict reads, through the document's one codec. */
@@ -208,7 +208,7 @@ class VerdictTest {
     Verdict v =
         Verdict.judge(
             doc(status),
-            ExpectedFigures.SHIPPED,
+            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
             Verdict.Source.AGENT,
             java.util.List.of(),
             java.time.Instant.parse("2026-12-03T10:05:00Z"));
@@ -230,7 +230,10 @@ class VerdictTest {
     assertThat(judge(status).state()).isEqualTo(State.OK);
     Verdict check =
         Verdict.judge(
-            doc(status), ExpectedFigures.SHIPPED, Verdict.Source.CHECK, java.util.List.of());
+            doc(status),
+            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            Verdict.Source.CHECK,
+            java.util.List.of());
     assertThat(check.state()).isEqualTo(State.UNKNOWN);
     assertThat(check.findings())
         .extracting(Verdict.Finding::code)
@@ -239,7 +242,7 @@ class VerdictTest {
     Verdict more =
         Verdict.judge(
             doc(a3(100e9, SIO, "success")),
-            ExpectedFigures.SHIPPED,
+            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
             Verdict.Source.CHECK,
             java.util.List.of(
                 new Verdict.Finding("LW-TIMEOUT", State.UNKNOWN, "check quick", "no time left")));
@@ -300,7 +303,7 @@ class VerdictTest {
 
   @Test
   void everyShippedFigureNamesItsSourceAndHasItsFailureBeyondItsWarning() {
-    assertThat(ExpectedFigures.SHIPPED)
+    assertThat(io.linkwatch.config.ExpectedFigureTable.SHIPPED)
         .allSatisfy(
             f -> {
               assertThat(f.source()).isNotBlank();

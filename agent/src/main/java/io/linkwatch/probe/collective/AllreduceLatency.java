@@ -1,6 +1,11 @@
 package io.linkwatch.probe.collective;
 
-/** Allreduce time over a run's iterations, slowest rank per iteration. */
+import io.linkwatch.probe.result.Judged;
+
+/**
+ * Allreduce time over a run's iterations, slowest rank per iteration; judged against the expected
+ * rows (allgather's is not: its size is the gathered total, and no row is known for it).
+ */
 public record AllreduceLatency(
     String devices,
     long sizeBytes,
@@ -8,4 +13,9 @@ public record AllreduceLatency(
     double p99Seconds,
     long iterations,
     double sumSeconds)
-    implements CollectiveLatency {}
+    implements CollectiveLatency, Judged.Latency {
+  @Override
+  public Judged.Figure judged() {
+    return CollectiveLatency.super.judged();
+  }
+}

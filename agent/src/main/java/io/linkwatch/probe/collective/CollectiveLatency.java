@@ -9,7 +9,7 @@ import java.util.Locale;
  * A collective's time over a run's iterations (the slowest rank per iteration): the median, the
  * 99th percentile, and the count and sum of the iteration times, exposed together as a summary.
  */
-public interface CollectiveLatency extends Charted, Judged {
+public interface CollectiveLatency extends Charted {
   /** The group, e.g. {@code 0,1}. */
   String devices();
 
@@ -39,13 +39,12 @@ public interface CollectiveLatency extends Charted, Judged {
    * Judged by its median against the group's first rank's product; a group with no device named
    * cannot be, and is judged as NaN.
    */
-  @Override
-  default Figure judged() {
+  default Judged.Figure judged() {
     String[] ranks = devices().split(",");
     long size = sizeBytes();
     String kib = size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
     boolean named = !ranks[0].isBlank();
-    return new Figure(
+    return new Judged.Figure(
         named ? Integer.parseInt(ranks[0].strip()) : -1,
         -1,
         ranks.length + " ranks",

@@ -35,6 +35,13 @@ public interface Judged extends Measurement {
   /** This measurement as a figure to judge. */
   Figure judged();
 
+  /**
+   * A judged figure that is a latency (worse when higher, an expected row gives a ceiling); every
+   * other judged figure is a bandwidth. A type, not a field, so the registry knows it of a probe
+   * before any figure exists (to read the expected rows of the config).
+   */
+  interface Latency extends Judged {}
+
   /** {@code 256MiB} for whole MiB, else bytes: {@code 1000B}. */
   static String mib(long sizeBytes) {
     return sizeBytes >= 0 && sizeBytes % (1 << 20) == 0

@@ -1,0 +1,48 @@
+package io.linkwatch.config;
+
+import io.linkwatch.verdict.ExpectedFigure;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The shipped table of expected figures, kept as data: {@code expected-figures.yaml} beside this
+ * class, rows of the same form as the config's {@code expected:} list and read by the same {@link
+ * ExpectedFigureReader}, so the table names no probe in code and an operator can copy a row to
+ * override it. A row it cannot read fails the agent's start, as a config error would (a test reads
+ * it on every build).
+ */
+public final class ExpectedFigureTable {
+  static final String RESOURCE = "expected-figures.yaml";
+
+  /** Every shipped row, in the file's order. */
+  public static final List<ExpectedFigure> SHIPPED = load();
+
+  private ExpectedFigureTable() {}
+
+  private static List<ExpectedFigure> load() {
+    String text;
+    try (InputStream in = ExpectedFigureTable.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(RESOURCE + " is missing from the jar");
+      }
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ConfigLoader.parseYaml(
+        RESOURCE + " (shipped)",
+        text,
+        (root, problems) -> {
+          List<ExpectedFigure> rows = new ArrayList<>();
+          for (ConfigNode row : root.mappings("expected")) {
+            ExpectedFigureReader.read(row).ifPresent(rows::add);
+          }
+          root.rejectUnknown();
+          return List.copyOf(rows);
+        });
+  }
+}
