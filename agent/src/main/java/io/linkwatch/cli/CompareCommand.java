@@ -11,12 +11,10 @@ import io.linkwatch.compare.VendorTool;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.ProbeSettings;
-import io.linkwatch.probe.collective.AllreduceBusBandwidth;
-import io.linkwatch.probe.collective.AllreduceLatency;
-import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
-import io.linkwatch.probe.hosttransfer.HostTransferSettings;
-import io.linkwatch.probe.p2p.P2pBandwidth;
-import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
+import io.linkwatch.probe.result.CollectiveBusBandwidth;
+import io.linkwatch.probe.result.CollectiveLatency;
+import io.linkwatch.probe.result.HostCopy;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -252,8 +250,7 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private void compareP2p(DeviceRuntime runtime) {
-    VendorTool.Run dmi =
-        tool("ascend-dmi", List.of(ascendDmi, "--bw", "-t", "p2p", "-q"), toolTimeout);
+    VendorTool.Run dmi = tool("ascend-dmi", AscendDmiP2p.command(ascendDmi), toolTimeout);
     AscendDmiP2p reference = AscendDmiP2p.NONE;
     if (dmi.ran()) {
       try {
@@ -272,37 +269,38 @@ final class CompareCommand implements Callable<Integer> {
     tools.add(dmi);
     String size = ByteSize.format(p2pSize);
     for (TargetResult t : measure(runtime, ProbeKind.P2P, Map.of("sizes", List.of(size)))) {
-      for (P2pBandwidth b : of(t, P2pBandwidth.class)) {
+      for (Judged.Figure b : pairs(t, false)) {
         rows.add(
             new Comparison(
-                "p2p",
-                b.src() + "->" + b.dst(),
+                ProbeKind.P2P.id(),
+                b.device() + "->" + b.peer(),
                 b.sizeBytes(),
                 "B/s",
-                b.bytesPerSecond(),
+                b.value(),
                 reference
                     .unidirectional()
                     .getOrDefault(
                         AscendDmiP2p.key(
-                            runtime.hostDeviceId(b.src()), runtime.hostDeviceId(b.dst())),
+                            runtime.hostDeviceId(b.device()), runtime.hostDeviceId(b.peer())),
                         Double.NaN),
                 "ascend-dmi"));
       }
     }
     for (TargetResult t :
         measure(runtime, ProbeKind.P2P_BIDIRECTIONAL, Map.of("sizes", List.of(size)))) {
-      for (P2pBidirectionalBandwidth b : of(t, P2pBidirectionalBandwidth.class)) {
+      for (Judged.Figure b : pairs(t, true)) {
         rows.add(
             new Comparison(
-                "p2p bidirectional",
-                b.a() + "<->" + b.b(),
+                ProbeKind.P2P.id() + " bidirectional",
+                b.device() + "<->" + b.peer(),
                 b.sizeBytes(),
                 "B/s",
-                b.bytesPerSecond(),
+                b.value(),
                 reference
                     .bidirectional()
                     .getOrDefault(
-                        AscendDmiP2p.key(runtime.hostDeviceId(b.a()), runtime.hostDeviceId(b.b())),
+                        AscendDmiP2p.key(
+                            runtime.hostDeviceId(b.device()), runtime.hostDeviceId(b.peer())),
                         Double.NaN),
                 "ascend-dmi"));
       }
@@ -317,7 +315,7 @@ final class CompareCommand implements Callable<Integer> {
   private void compareHostTransfer(DeviceRuntime runtime) {
     Map<String, Double> reference = new java.util.HashMap<>();
     if (VendorTool.installed(ascendDmi)) { // else the p2p line has said so once
-      for (String direction : List.of(HostTransferBandwidth.H2D, HostTransferBandwidth.D2H)) {
+      for (String direction : List.of(HostCopy.H2D, HostCopy.D2H)) {
         VendorTool.Run run =
             tool(
                 "ascend-dmi -t " + direction,
@@ -337,15 +335,11 @@ final class CompareCommand implements Callable<Integer> {
         tools.add(run);
       }
     }
-    Map<String, HostTransferBandwidth> best = new java.util.LinkedHashMap<>();
+    Map<String, HostCopy> best = new java.util.LinkedHashMap<>();
     Map<String, List<String>> given =
-        Map.of(
-            "sizes",
-            List.of(ByteSize.format(hostSize)),
-            "memory",
-            List.of(HostTransferSettings.PINNED));
+        Map.of("sizes", List.of(ByteSize.format(hostSize)), "memory", List.of(HostCopy.PINNED));
     for (TargetResult t : measure(runtime, ProbeKind.HOST_TRANSFER, given)) {
-      for (HostTransferBandwidth b : of(t, HostTransferBandwidth.class)) {
+      for (HostCopy b : of(t, HostCopy.class)) {
         // keyed as ascend-dmi numbers the device, so the key finds the reference
         best.merge(
             AscendDmiTransfer.key(b.direction(), runtime.hostDeviceId(b.device()), b.sizeBytes()),
@@ -394,7 +388,7 @@ final class CompareCommand implements Callable<Integer> {
     tools.add(last);
     List<String> sizes = allreduceSizes.stream().map(ByteSize::format).toList();
     for (TargetResult t : measure(runtime, ProbeKind.ALLREDUCE, Map.of("sizes", sizes))) {
-      for (AllreduceLatency l : of(t, AllreduceLatency.class)) {
+      for (CollectiveLatency l : of(t, CollectiveLatency.class)) {
         if (l.sizeBytes() < (1L << 20)) {
           rows.add(
               new Comparison(
@@ -409,7 +403,7 @@ final class CompareCommand implements Callable<Integer> {
                   "hccl_test"));
         }
       }
-      for (AllreduceBusBandwidth b : of(t, AllreduceBusBandwidth.class)) {
+      for (CollectiveBusBandwidth b : of(t, CollectiveBusBandwidth.class)) {
         if (b.sizeBytes() >= (1L << 20)) {
           rows.add(
               new Comparison(
@@ -459,6 +453,14 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     return run.targets();
+  }
+
+  /** A run's device pair figures, one way or both ways at once, as their types judge them. */
+  private static List<Judged.Figure> pairs(TargetResult t, boolean bothWays) {
+    return of(t, Judged.class).stream()
+        .map(Judged::judged)
+        .filter(f -> f.pair() && f.bothWays() == bothWays)
+        .toList();
   }
 
   private static <T extends Measurement> List<T> of(TargetResult t, Class<T> type) {

@@ -4,16 +4,14 @@ import io.linkwatch.host.HostPaths;
 import io.linkwatch.probe.Preflight;
 import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeContext;
+import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.Progress;
-import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
-import io.linkwatch.probe.devicememory.DeviceMemorySettings;
-import io.linkwatch.probe.p2p.P2pBandwidth;
-import io.linkwatch.probe.p2p.P2pSettings;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.LinkInfo;
+import io.linkwatch.probe.result.LocalCopy;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
-import io.linkwatch.probe.topology.TopologyProbe;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.DeviceRuntime;
 import io.linkwatch.runtime.topology.Topology;
@@ -107,8 +105,7 @@ final class TopoCommand implements Callable<Integer> {
       List<String> errors) {}
 
   /** The measured figures, in bytes per second. */
-  record Measured(
-      long sizeBytes, List<MeasuredLink> p2p, List<DeviceMemoryBandwidth> deviceMemory) {}
+  record Measured(long sizeBytes, List<MeasuredLink> p2p, List<LocalCopy> deviceMemory) {}
 
   /** {@code ratioToLocal} is null when the source device's local figure is missing. */
   record MeasuredLink(int src, int dst, String link, double bytesPerSecond, Double ratioToLocal) {}
@@ -121,10 +118,13 @@ final class TopoCommand implements Callable<Integer> {
     putIfGiven(given, "warmup", warmupText);
     putIfGiven(given, "iterations", iterationsText);
     CliSettings settings = new CliSettings(given);
-    P2pSettings d = P2pSettings.DEFAULTS;
-    long size = settings.scalar("size", d.sizes().get(0), ByteSize::parse);
-    int warmup = settings.integer("warmup", d.warmup(), 0, 10_000);
-    int iterations = settings.integer("iterations", d.iterations(), 1, 100_000);
+    // One size for the matrix and the local copies, the pair copy's own default unless given;
+    // warm-up and iterations, when not given, are each probe's own default.
+    long size =
+        settings.scalar(
+            "size", ProbeKind.P2P.descriptor().defaults().sizes().get(0), ByteSize::parse);
+    settings.integer("warmup", 0, 0, 10_000);
+    settings.integer("iterations", 0, 1, 100_000);
     settings.throwIfProblems();
     // The copy options shape the measurement only: without --measure they would be ignored.
     for (String[] o :
@@ -154,7 +154,12 @@ final class TopoCommand implements Callable<Integer> {
       }
       Topology topology = source.load(runtime);
       TopologySource loaded = r -> topology;
-      ProbeRun topo = run(new TopologyProbe(), runtime, loaded, Progress.NONE);
+      ProbeRun topo =
+          run(
+              ProbeKind.TOPOLOGY.descriptor().defaults().newProbe(),
+              runtime,
+              loaded,
+              Progress.NONE);
       runs.add(topo);
       Measured measured = null;
       if (measure) {
@@ -164,7 +169,7 @@ final class TopoCommand implements Callable<Integer> {
         try {
           ProbeRun local =
               run(
-                  new DeviceMemorySettings(size, warmup, iterations, List.of()).newProbe(),
+                  settingsOf(ProbeKind.DEVICE_MEMORY, "size", size, given).newProbe(),
                   runtime,
                   loaded,
                   ProgressLine.of(progress));
@@ -173,7 +178,7 @@ final class TopoCommand implements Callable<Integer> {
               count < 2
                   ? null
                   : run(
-                      new P2pSettings(List.of(size), warmup, iterations, List.of()).newProbe(),
+                      settingsOf(ProbeKind.P2P, "sizes", size, given).newProbe(),
                       runtime,
                       loaded,
                       ProgressLine.of(progress));
@@ -207,6 +212,18 @@ final class TopoCommand implements Callable<Integer> {
     return report.errors().isEmpty() ? 0 : Main.EXIT_FAILED;
   }
 
+  /**
+   * {@code kind}'s settings as its own reader makes them: the size under {@code sizeKey}, and the
+   * warm-up and iterations if given.
+   */
+  private static ProbeSettings settingsOf(
+      ProbeKind kind, String sizeKey, long size, Map<String, List<String>> given) {
+    Map<String, List<String>> in = new HashMap<>(given);
+    in.remove("size");
+    in.put(sizeKey, List.of(ByteSize.format(size)));
+    return ProbeSubcommand.read(kind, new CliSettings(in));
+  }
+
   private static ProbeRun run(
       Probe probe, DeviceRuntime runtime, TopologySource topology, Progress progress) {
     return probe.run(new ProbeContext(runtime, topology, HostPaths.system(), progress));
@@ -224,19 +241,20 @@ final class TopoCommand implements Callable<Integer> {
   }
 
   private static Measured measured(long size, ProbeRun localRun, ProbeRun p2pRun) {
-    List<DeviceMemoryBandwidth> local = measurements(localRun, DeviceMemoryBandwidth.class);
+    List<LocalCopy> local = measurements(localRun, LocalCopy.class);
     Map<Integer, Double> localBySrc = new HashMap<>();
     local.forEach(l -> localBySrc.put(l.device(), l.bytesPerSecond()));
     List<MeasuredLink> links = new ArrayList<>();
-    for (P2pBandwidth p : measurements(p2pRun, P2pBandwidth.class)) {
-      Double reference = localBySrc.get(p.src());
+    for (Judged copy : measurements(p2pRun, Judged.class)) {
+      Judged.Figure p = copy.judged();
+      Double reference = localBySrc.get(p.device());
       links.add(
           new MeasuredLink(
-              p.src(),
-              p.dst(),
-              p.link(),
-              p.bytesPerSecond(),
-              reference == null ? null : p.bytesPerSecond() / reference));
+              p.device(),
+              p.peer(),
+              p.over(),
+              p.value(),
+              reference == null ? null : p.value() / reference));
     }
     return new Measured(size, links, local);
   }

@@ -29,6 +29,12 @@ public record AscendDmiP2p(
       Pattern.compile("Bidirectional Peer to Peer Test Bandwidth Matrix", Pattern.CASE_INSENSITIVE);
   private static final Pattern CORNER = Pattern.compile("^\\s*([A-Za-z])\\\\[A-Za-z]\\s+(.*)$");
 
+  /** The command that prints the matrices: {@code ascend-dmi --bw -t p2p -q}. */
+  public static java.util.List<String> command(String ascendDmi) {
+    // "p2p" is ascend-dmi's own name of its test
+    return java.util.List.of(ascendDmi, "--bw", "-t", "p2p", "-q");
+  }
+
   /** Bytes per second for {@code src->dst}, keyed "src->dst" as linkwatch names p2p targets. */
   public static String key(int src, int dst) {
     return src + "->" + dst;

@@ -11,10 +11,10 @@ import io.linkwatch.http.StatusPageModel.CollectiveRow;
 import io.linkwatch.http.StatusPageModel.Collectives;
 import io.linkwatch.http.StatusPageModel.HostTransfer;
 import io.linkwatch.http.StatusPageModel.HostTransferRow;
-import io.linkwatch.probe.collective.CollectiveBusBandwidth;
-import io.linkwatch.probe.collective.CollectiveLatency;
-import io.linkwatch.probe.hosttransfer.HostBufferPages;
-import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
+import io.linkwatch.probe.result.CollectiveBusBandwidth;
+import io.linkwatch.probe.result.CollectiveLatency;
+import io.linkwatch.probe.result.HostCopy;
+import io.linkwatch.probe.result.HostPagePlacement;
 import io.linkwatch.status.TargetEntry.Figure;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +24,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** The status page's tables of host transfer and collective figures, judged as the matrix is. */
+/**
+ * The status page's tables of host copies (per device, NUMA node and size) and collectives, judged
+ * as the matrix is; they read the figures by their shape ({@link HostCopy}, {@link
+ * CollectiveLatency}), whatever probe measured them.
+ */
 final class FigureTables {
   private static final List<String> HOST_COLUMNS =
       List.of("pinned h2d", "pinned d2h", "pageable h2d", "pageable d2h");
@@ -54,11 +58,11 @@ final class FigureTables {
     Map<List<Long>, Map<String, Figure>> rows = new TreeMap<>(LONG_LIST_ORDER);
     Map<List<Long>, List<String>> pages = new TreeMap<>(LONG_LIST_ORDER);
     for (Figure f : facts.figures()) {
-      if (f.measurement() instanceof HostTransferBandwidth h) {
+      if (f.measurement() instanceof HostCopy h) {
         rows.computeIfAbsent(
                 List.of((long) h.device(), (long) h.cpuNode(), h.sizeBytes()), k -> new TreeMap<>())
             .put(h.memory() + " " + h.direction(), f);
-      } else if (f.measurement() instanceof HostBufferPages p) {
+      } else if (f.measurement() instanceof HostPagePlacement p) {
         pages
             .computeIfAbsent(List.of((long) p.device(), (long) p.cpuNode()), k -> new ArrayList<>())
             .add(
@@ -88,7 +92,7 @@ final class FigureTables {
           cells.add(Cell.empty(null, false));
           continue;
         }
-        HostTransferBandwidth h = (HostTransferBandwidth) f.measurement();
+        HostCopy h = (HostCopy) f.measurement();
         double bps = h.bytesPerSecond();
         memNodes.add(String.valueOf(h.memNode()));
         method = h.placementMethod() == null ? method : h.placementMethod();
@@ -96,7 +100,7 @@ final class FigureTables {
         String name = facts.names().get((int) device);
         Judgement j = judge.judge(facts, series, bps, false, name, c, f.probe(), size);
         cells.add(StatusPage.figureCell(j, gbps(bps), "", null, f.target(), null, series));
-        verified &= placementVerified(h);
+        verified &= h.placementVerified();
       }
       out.add(
           new HostTransferRow(
@@ -109,17 +113,6 @@ final class FigureTables {
               String.join("; ", pages.getOrDefault(List.of(device, node), List.of()))));
     }
     return new HostTransfer(HOST_COLUMNS, out);
-  }
-
-  /**
-   * Whether the probe found where a figure's buffer pages were ({@code move_pages} or {@code
-   * numa_maps}); {@code unknown} means they were not checked and the row's NUMA claim is unproven.
-   */
-  private static boolean placementVerified(HostTransferBandwidth figure) {
-    return figure.placementMethod() != null
-        && !"unknown".equals(figure.placementMethod())
-        && figure.memNode() != null
-        && !"unknown".equals(figure.memNode());
   }
 
   /** Latency and bus bandwidth per collective, devices and size; null without a figure. */

@@ -16,8 +16,8 @@ import io.linkwatch.http.StatusPageModel.Links;
 import io.linkwatch.http.StatusPageModel.NicPortRow;
 import io.linkwatch.http.StatusPageModel.NicPorts;
 import io.linkwatch.passive.LinkState;
-import io.linkwatch.probe.devicememory.DeviceMemoryBandwidth;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.LocalCopy;
 import io.linkwatch.status.DeviceEntry;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusDocument;
@@ -46,7 +46,7 @@ final class StateTables {
     Map<Integer, TargetEntry.Figure> hbm = new TreeMap<>();
     Map<Integer, Long> memory = new TreeMap<>();
     for (TargetEntry.Figure f : facts.figures()) {
-      if (f.measurement() instanceof DeviceMemoryBandwidth b) {
+      if (f.measurement() instanceof LocalCopy b) {
         hbm.put(b.device(), f);
       } else if (f.measurement() instanceof DeviceInfo i) {
         memory.put(i.device(), i.memoryTotalBytes());
@@ -59,7 +59,7 @@ final class StateTables {
       String localCopy = null;
       String localSeries = null;
       if (local != null) {
-        DeviceMemoryBandwidth b = (DeviceMemoryBandwidth) local.measurement();
+        LocalCopy b = (LocalCopy) local.measurement();
         localCopy = gbps(b.bytesPerSecond()) + " GB/s";
         localSeries = SeriesId.id(local.probe(), local.target(), "bandwidth", b.sizeBytes());
       }

@@ -11,9 +11,8 @@ import io.linkwatch.http.StatusPageModel.Content;
 import io.linkwatch.http.StatusPageModel.Matrix;
 import io.linkwatch.http.StatusPageModel.MatrixRow;
 import io.linkwatch.http.StatusPageModel.Pair;
-import io.linkwatch.probe.p2p.P2pBandwidth;
-import io.linkwatch.probe.p2p.P2pBidirectionalBandwidth;
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Judged;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
 import io.linkwatch.verdict.ExpectedFigure;
@@ -86,12 +85,9 @@ final class StatusPage {
       int refreshSeconds,
       java.time.Duration historyStep) {
     List<Matrix> matrices = new ArrayList<>();
-    matrices.addAll(matrix(facts, "p2p", "Device to device (p2p), GB/s"));
-    matrices.addAll(
-        matrix(
-            facts,
-            "p2p_bidirectional",
-            "Both directions at once (p2p_bidirectional), GB/s per pair"));
+    for (ProbeKind.PairMatrix m : ProbeKind.pairMatrices()) {
+      matrices.addAll(matrix(facts, m.probe(), m.title()));
+    }
     FigureTables figures = new FigureTables(judge, facts);
     long unjudged =
         matrices.stream()
@@ -132,8 +128,8 @@ final class StatusPage {
   }
 
   /**
-   * A device pair's copy figure, from either end: {@code bothWays} for a figure of both directions
-   * at once, which fills both of its cells.
+   * A device pair's copy figure, from either end, as its type says it is judged: {@code bothWays}
+   * for a figure of both directions at once, which fills both of its cells.
    */
   private record PairFigure(
       String target,
@@ -144,20 +140,16 @@ final class StatusPage {
       String link,
       boolean bothWays) {
     static PairFigure of(TargetEntry.Figure f) {
-      Measurement m = f.measurement();
-      if (m instanceof P2pBandwidth p) {
-        return new PairFigure(
-            f.target(), p.src(), p.dst(), p.sizeBytes(), p.bytesPerSecond(), p.link(), false);
+      if (!(f.measurement() instanceof Judged m) || !m.judged().pair()) {
+        return null;
       }
-      if (m instanceof P2pBidirectionalBandwidth p) {
-        return new PairFigure(
-            f.target(), p.a(), p.b(), p.sizeBytes(), p.bytesPerSecond(), p.link(), true);
-      }
-      return null;
+      Judged.Figure j = m.judged();
+      return new PairFigure(
+          f.target(), j.device(), j.peer(), j.sizeBytes(), j.value(), j.over(), j.bothWays());
     }
   }
 
-  /** A device pair matrix (p2p or bidirectional), one table per size. */
+  /** A probe's device pair matrix (one way or both ways at once), one table per size. */
   private List<Matrix> matrix(StatusFacts facts, String probe, String title) {
     // size -> (a, b) -> figure and its target
     Map<Long, Map<List<Integer>, PairFigure>> bySize = new TreeMap<>();
@@ -208,7 +200,7 @@ final class StatusPage {
       int s,
       int d,
       long size) {
-    String target = probe.equals("p2p") ? s + "->" + d : Math.min(s, d) + "<->" + Math.max(s, d);
+    String target = target(facts, probe, failed, s, d);
     TargetEntry bad = failed.get(target);
     Pair pair = new Pair(s, d);
     if (s == d) {
@@ -223,6 +215,18 @@ final class StatusPage {
       return Cell.failed(pair, StatusFacts.why(bad), bad.resultLabel());
     }
     return Cell.empty(pair, facts.targets().contains(probe + "|" + target));
+  }
+
+  /**
+   * The target a cell stands for: {@code s->d} where the probe runs one-way pairs, else the
+   * both-ways pair {@code a<->b}; a probe runs one kind, so the other is never among its targets.
+   */
+  private static String target(
+      StatusFacts facts, String probe, Map<String, TargetEntry> failed, int s, int d) {
+    String oneWay = s + "->" + d;
+    return failed.containsKey(oneWay) || facts.targets().contains(probe + "|" + oneWay)
+        ? oneWay
+        : Math.min(s, d) + "<->" + Math.max(s, d);
   }
 
   /**

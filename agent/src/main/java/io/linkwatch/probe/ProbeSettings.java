@@ -13,4 +13,11 @@ public interface ProbeSettings {
    * fit); problems go to {@code check} under their setting's key.
    */
   default void preflight(Preflight check) {}
+
+  /**
+   * The copy or message sizes the probe measures at, in bytes; none for a probe that copies none.
+   */
+  default java.util.List<Long> sizes() {
+    return java.util.List.of();
+  }
 }

@@ -66,7 +66,9 @@ public enum ProbeKind {
           P2pSettings.DEFAULTS,
           P2pSettings::read,
           P2pSettings.OPTIONS,
-          List.of(ResultType.of(P2pBandwidth.class, P2pMetrics.WRITER)),
+          List.of(
+              ResultType.of(P2pBandwidth.class, P2pMetrics.WRITER)
+                  .inMatrix("Device to device (p2p), GB/s")),
           new P2pTable())),
   P2P_BIDIRECTIONAL(
       new ProbeDescriptor<>(
@@ -77,7 +79,9 @@ public enum ProbeKind {
           P2pBidirectionalSettings.DEFAULTS,
           P2pBidirectionalSettings::read,
           P2pBidirectionalSettings.OPTIONS,
-          List.of(ResultType.of(P2pBidirectionalBandwidth.class, P2pBidirectionalMetrics.WRITER)),
+          List.of(
+              ResultType.of(P2pBidirectionalBandwidth.class, P2pBidirectionalMetrics.WRITER)
+                  .inMatrix("Both directions at once (p2p_bidirectional), GB/s per pair")),
           new P2pBidirectionalTable())),
   ALLREDUCE(
       new ProbeDescriptor<>(
@@ -185,6 +189,20 @@ public enum ProbeKind {
   /** The probe an expected-figure row judges when it names none: the pair copy, as most rows do. */
   public static ProbeKind defaultJudged() {
     return P2P;
+  }
+
+  /** A device-pair matrix of the status page: the probe whose figures fill it, and its title. */
+  public record PairMatrix(String probe, String title) {}
+
+  /** The status page's device-pair matrices, in the order of this list. */
+  public static List<PairMatrix> pairMatrices() {
+    return Arrays.stream(values())
+        .flatMap(
+            k ->
+                k.descriptor.results().stream()
+                    .filter(r -> r.matrixTitle() != null)
+                    .map(r -> new PairMatrix(k.id(), r.matrixTitle())))
+        .toList();
   }
 
   /** The CLI name, e.g. {@code host-transfer}. */

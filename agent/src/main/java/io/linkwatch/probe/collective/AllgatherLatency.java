@@ -1,5 +1,7 @@
 package io.linkwatch.probe.collective;
 
+import io.linkwatch.probe.result.CollectiveLatency;
+
 /**
  * Allgather time over a run's iterations, slowest rank per iteration; {@code sizeBytes} is the
  * gathered total.

@@ -1,5 +1,6 @@
 package io.linkwatch.probe.collective;
 
+import io.linkwatch.probe.result.CollectiveLatency;
 import io.linkwatch.probe.result.Judged;
 
 /**

@@ -1,6 +1,8 @@
 package io.linkwatch.probe.collective;
 
 import io.linkwatch.metrics.families.MetricWriter;
+import io.linkwatch.probe.result.CollectiveBusBandwidth;
+import io.linkwatch.probe.result.CollectiveLatency;
 import io.prometheus.metrics.model.snapshots.Unit;
 
 /**

@@ -2,6 +2,8 @@ package io.linkwatch.probe.collective;
 
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.ResultTable;
+import io.linkwatch.probe.result.CollectiveBusBandwidth;
+import io.linkwatch.probe.result.CollectiveLatency;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;

@@ -60,6 +60,11 @@ public record DeviceMemorySettings(long size, int warmup, int iterations, List<I
   }
 
   @Override
+  public List<Long> sizes() {
+    return List.of(size);
+  }
+
+  @Override
   public Probe newProbe() {
     return new DeviceMemoryProbe(this);
   }

@@ -1,6 +1,6 @@
 package io.linkwatch.probe.hosttransfer;
 
-import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.HostPagePlacement;
 import java.util.Locale;
 
 /**
@@ -10,7 +10,7 @@ import java.util.Locale;
  * these: an unknown placement produces none.
  */
 public record HostBufferPages(int device, String memory, int cpuNode, int memNode, double ratio)
-    implements Measurement {
+    implements HostPagePlacement {
   /** E.g. {@code dev0 pageable cpu4 mem5 pages 1.00}. */
   @Override
   public String summary() {

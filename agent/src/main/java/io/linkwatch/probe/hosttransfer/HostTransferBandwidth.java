@@ -1,6 +1,7 @@
 package io.linkwatch.probe.hosttransfer;
 
 import io.linkwatch.probe.result.Charted;
+import io.linkwatch.probe.result.HostCopy;
 import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Gbps;
@@ -28,16 +29,13 @@ public record HostTransferBandwidth(
     double bytesPerSecond,
     String placementMethod,
     String allocation)
-    implements Charted, Judged {
+    implements Charted, Judged, HostCopy {
   @Override
   public Figure judged() {
     String over = memory + " " + direction;
     return new Figure(
         device, -1, over, sizeBytes, bytesPerSecond, over + " " + Judged.mib(sizeBytes), false);
   }
-
-  public static final String H2D = "h2d";
-  public static final String D2H = "d2h";
 
   /** Without the allocation (kept for callers written before it was recorded). */
   public HostTransferBandwidth(

@@ -10,6 +10,7 @@ import io.linkwatch.probe.Probe;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.SettingOption;
 import io.linkwatch.probe.SettingsSource;
+import io.linkwatch.probe.result.HostCopy;
 import io.linkwatch.util.ByteSize;
 import java.util.List;
 import java.util.Optional;
@@ -35,8 +36,8 @@ public record HostTransferSettings(
     List<Integer> nodes,
     List<String> memory)
     implements ProbeSettings {
-  public static final String PINNED = "pinned";
-  public static final String PAGEABLE = "pageable";
+  public static final String PINNED = HostCopy.PINNED;
+  public static final String PAGEABLE = HostCopy.PAGEABLE;
 
   public static final HostTransferSettings DEFAULTS =
       new HostTransferSettings(

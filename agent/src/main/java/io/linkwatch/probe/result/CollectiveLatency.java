@@ -1,7 +1,5 @@
-package io.linkwatch.probe.collective;
+package io.linkwatch.probe.result;
 
-import io.linkwatch.probe.result.Charted;
-import io.linkwatch.probe.result.Judged;
 import io.linkwatch.util.ByteSize;
 import java.util.Locale;
 

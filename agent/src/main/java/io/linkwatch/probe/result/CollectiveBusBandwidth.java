@@ -1,6 +1,5 @@
-package io.linkwatch.probe.collective;
+package io.linkwatch.probe.result;
 
-import io.linkwatch.probe.result.Charted;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Gbps;
 import java.util.Locale;
