@@ -1,6 +1,7 @@
 package io.linkwatch.passive;
 
 import io.linkwatch.process.ChildLogRelay;
+import io.linkwatch.process.ChildProcess;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
 import io.linkwatch.process.ProcessFootprint;
@@ -17,9 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -60,10 +59,9 @@ public final class WatcherProcess implements AutoCloseable {
   private final ChildLogRelay childLog = new ChildLogRelay("io.linkwatch.passive", log);
 
   private final java.util.Map<String, String> environment;
-  private volatile Process process;
+  private volatile ChildProcess process;
   private OutputStream requests;
   private BlockingQueue<String> lines;
-  private Deque<String> stderrTail;
   private CallJournalFile journal;
 
   /**
@@ -101,7 +99,7 @@ public final class WatcherProcess implements AutoCloseable {
    * just before it is killed); one that died on its own counts up to the last scrape's.
    */
   public Footprint footprint() {
-    Process p = process;
+    ChildProcess p = process;
     Optional<ProcessFootprint> now =
         p == null ? Optional.empty() : ProcessFootprint.of(PROCFS, p.pid());
     double cpu;
@@ -307,10 +305,15 @@ public final class WatcherProcess implements AutoCloseable {
       return new Outcome(null, "timeout", f.error(), emptyToNull(f.call()));
     }
     if (line.equals(EOF)) {
-      int status = exitStatus();
+      int status;
       List<String> tail;
-      synchronized (stderrTail) {
-        tail = List.copyOf(stderrTail);
+      try {
+        status = process.exitStatus();
+        tail = process.stderrTail();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        status = -1;
+        tail = List.of();
       }
       PostMortem.Finding f = PostMortem.died(entries(), status, tail, "watcher");
       log.warn("passive watcher: {}", f.error());
@@ -335,27 +338,31 @@ public final class WatcherProcess implements AutoCloseable {
     }
     stop();
     journal = CallJournalFile.create(Path.of(System.getProperty("java.io.tmpdir")));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    // As a worker's: no exit hold for device logs (a watcher that exits has nothing to flush).
-    ChildEnvironment.apply(builder.environment());
-    builder.environment().putAll(environment);
-    builder.environment().put(CallJournalFile.ENV, journal.path().toString());
-    process = builder.start();
+    Path journalPath = journal.path();
+    ChildProcess p =
+        ChildProcess.start(
+            command,
+            env -> {
+              // As a worker's: no exit hold for device logs (a watcher that exits has nothing to
+              // flush).
+              ChildEnvironment.apply(env);
+              env.putAll(environment);
+              env.put(CallJournalFile.ENV, journalPath.toString());
+            },
+            childLog,
+            "watcher");
+    process = p;
     starts++;
     launchedNanos = System.nanoTime();
     ready = false;
-    requests = process.getOutputStream();
+    requests = p.stdin();
     lines = new LinkedBlockingQueue<>();
-    stderrTail = new ArrayDeque<>();
     BlockingQueue<String> out = lines;
-    Deque<String> tail = stderrTail;
-    Process p = process;
-    daemon(
+    ChildProcess.daemon(
         "watcher-stdout",
         () -> {
           try (BufferedReader r =
-              new BufferedReader(
-                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+              new BufferedReader(new InputStreamReader(p.stdout(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
               out.add(line);
@@ -365,46 +372,7 @@ public final class WatcherProcess implements AutoCloseable {
           }
           out.add(EOF);
         });
-    daemon(
-        "watcher-stderr",
-        () -> {
-          try (BufferedReader r =
-              new BufferedReader(
-                  new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-              synchronized (tail) {
-                if (tail.size() == 3) {
-                  tail.removeFirst();
-                }
-                tail.addLast(line);
-              }
-              childLog.relay("watcher", line);
-            }
-          } catch (IOException e) {
-            log.debug("watcher stderr closed: {}", e.getMessage());
-          }
-        });
     log.info("passive watcher started (pid {})", process.pid());
-  }
-
-  private static void daemon(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private int exitStatus() {
-    try {
-      if (process.waitFor(5, TimeUnit.SECONDS)) {
-        // The stderr reader may still hold the last lines: give it a moment to take them.
-        Thread.sleep(100);
-        return process.exitValue();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return -1;
   }
 
   private List<JournalEntry> entries() {
@@ -432,13 +400,7 @@ public final class WatcherProcess implements AutoCloseable {
           retire();
         }
       }
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      try {
-        process.waitFor(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      process.kill();
       process = null;
     }
     ready = false;
@@ -451,9 +413,9 @@ public final class WatcherProcess implements AutoCloseable {
   /** Kills the watcher at once, even while a round waits for it (the round then ends). */
   @Override
   public void close() {
-    Process p = process;
+    ChildProcess p = process;
     if (p != null) {
-      p.destroyForcibly();
+      p.kill();
     }
     synchronized (this) {
       stop();

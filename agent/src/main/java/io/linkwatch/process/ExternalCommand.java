@@ -122,34 +122,30 @@ public final class ExternalCommand {
   }
 
   private static void kill(Process process) {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
+    ChildProcess.killTree(process);
   }
 
   private static CompletableFuture<String> readAsync(InputStream in, String what) {
     CompletableFuture<String> result = new CompletableFuture<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (in) {
-                ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-                byte[] chunk = new byte[8192];
-                int read;
-                while ((read = in.read(chunk)) >= 0) {
-                  // Keep reading past the cap so the child never blocks on a full pipe.
-                  int room = MAX_OUTPUT_BYTES - buffer.size();
-                  if (room > 0) {
-                    buffer.write(chunk, 0, Math.min(read, room));
-                  }
-                }
-                result.complete(buffer.toString(StandardCharsets.UTF_8));
-              } catch (IOException | RuntimeException e) {
-                result.completeExceptionally(e);
+    ChildProcess.daemon(
+        "command-" + what,
+        () -> {
+          try (in) {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            byte[] chunk = new byte[8192];
+            int read;
+            while ((read = in.read(chunk)) >= 0) {
+              // Keep reading past the cap so the child never blocks on a full pipe.
+              int room = MAX_OUTPUT_BYTES - buffer.size();
+              if (room > 0) {
+                buffer.write(chunk, 0, Math.min(read, room));
               }
-            },
-            "command-" + what);
-    reader.setDaemon(true);
-    reader.start();
+            }
+            result.complete(buffer.toString(StandardCharsets.UTF_8));
+          } catch (IOException | RuntimeException e) {
+            result.completeExceptionally(e);
+          }
+        });
     return result;
   }
 

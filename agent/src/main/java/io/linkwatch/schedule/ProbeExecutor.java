@@ -63,11 +63,7 @@ public final class ProbeExecutor implements ProbeRuns {
   private final java.util.concurrent.atomic.AtomicBoolean toldUncoordinated =
       new java.util.concurrent.atomic.AtomicBoolean();
 
-  public ProbeExecutor(
-      AgentConfig config, ResultStore store, ProbeRunner worker, DeviceBudget budget) {
-    this(config, store, worker, budget, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
-  }
-
+  /** The agent's: the system clock, real sleeps. */
   public ProbeExecutor(
       AgentConfig config,
       ResultStore store,
@@ -75,16 +71,6 @@ public final class ProbeExecutor implements ProbeRuns {
       DeviceBudget budget,
       ActiveProbes active) {
     this(config, store, worker, budget, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), active);
-  }
-
-  public ProbeExecutor(
-      AgentConfig config,
-      ResultStore store,
-      ProbeRunner worker,
-      DeviceBudget budget,
-      Clock clock,
-      Sleeper sleeper) {
-    this(config, store, worker, budget, clock, sleeper, new ActiveProbes());
   }
 
   /**

@@ -4,6 +4,7 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.process.ChildLogRelay;
+import io.linkwatch.process.ChildProcess;
 import io.linkwatch.process.JavaCommand;
 import io.linkwatch.process.PostMortem;
 import io.linkwatch.registry.ProbeKind;
@@ -11,18 +12,14 @@ import io.linkwatch.runtime.ascend.DeviceLogFlush;
 import io.linkwatch.runtime.backends.ChildEnvironment;
 import io.linkwatch.runtime.calls.CallJournalFile;
 import io.linkwatch.runtime.calls.JournalEntry;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +50,7 @@ public final class WorkerProcess implements ProbeRunner {
   static final String DEVICE_LOG_FLUSH_TIMEOUT = DeviceLogFlush.VARIABLE;
 
   private final List<String> javaOptions;
-  private final AtomicReference<Process> running = new AtomicReference<>();
+  private final AtomicReference<ChildProcess> running = new AtomicReference<>();
 
   /** Worker lines in this log: {@code INFO TopologyProbe: worker topology: 2 devices}. */
   private final ChildLogRelay childLog = new ChildLogRelay("io.linkwatch.worker", log);
@@ -108,26 +105,29 @@ public final class WorkerProcess implements ProbeRunner {
   private ProbeRun runWorker(
       WorkerRequest request, Duration deadline, Optional<CallJournalFile> journal, long started) {
     String probe = request.probe();
-    Process process;
+    ChildProcess process;
     try {
-      ProcessBuilder builder =
-          new ProcessBuilder(command()).redirectInput(ProcessBuilder.Redirect.PIPE);
-      journal.ifPresent(j -> builder.environment().put(CallJournalFile.ENV, j.path().toString()));
-      applyEnvironment(builder.environment());
-      process = builder.start();
+      process =
+          ChildProcess.start(
+              command(),
+              env -> {
+                journal.ifPresent(j -> env.put(CallJournalFile.ENV, j.path().toString()));
+                applyEnvironment(env);
+              },
+              childLog,
+              "worker " + probe);
     } catch (IOException e) {
       return failed(probe, Outcome.ERROR, "cannot start worker: " + e.getMessage(), "", started);
     }
     running.set(process);
     try {
-      CompletableFuture<String> stdout = readAll(process.getInputStream());
-      StderrRelay stderr = relay(process.getErrorStream(), probe);
-      try (OutputStream in = process.getOutputStream()) {
+      CompletableFuture<String> stdout = readAll(process.stdout());
+      try (OutputStream in = process.stdin()) {
         in.write(ProbeKind.JSON.write(request).getBytes(StandardCharsets.UTF_8));
       }
       if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
         long killedAt = System.currentTimeMillis();
-        kill(process);
+        process.kill();
         PostMortem.Finding f = PostMortem.timeout(entries(journal), deadline, killedAt);
         log.warn("probe={} {}", probe, f.error());
         return failed(probe, Outcome.TIMEOUT, f.error(), f.call(), started);
@@ -136,7 +136,7 @@ public final class WorkerProcess implements ProbeRunner {
       int status = process.exitValue();
       if (status != 0 || json.isBlank()) {
         classArchive.ifPresent(a -> a.workerExited(false));
-        PostMortem.Finding f = PostMortem.died(entries(journal), status, stderr.tail());
+        PostMortem.Finding f = PostMortem.died(entries(journal), status, process.stderrTail());
         log.warn("probe={} {}", probe, f.error());
         return failed(probe, Outcome.ERROR, f.error(), f.call(), started);
       }
@@ -146,11 +146,11 @@ public final class WorkerProcess implements ProbeRunner {
               a.workerExited(run.targets().stream().anyMatch(t -> t.outcome() == Outcome.SUCCESS)));
       return run;
     } catch (InterruptedException e) {
-      kill(process);
+      process.kill();
       Thread.currentThread().interrupt();
       return failed(probe, Outcome.ERROR, "interrupted: the agent is stopping", "", started);
     } catch (IOException | ExecutionException | TimeoutException e) {
-      kill(process);
+      process.kill();
       return failed(
           probe, Outcome.ERROR, "worker output unreadable: " + e.getMessage(), "", started);
     } finally {
@@ -188,19 +188,9 @@ public final class WorkerProcess implements ProbeRunner {
   /** Kills the worker of the run in progress, if any (on shutdown). */
   @Override
   public void stop() {
-    Process p = running.get();
+    ChildProcess p = running.get();
     if (p != null) {
-      kill(p);
-    }
-  }
-
-  private static void kill(Process p) {
-    p.descendants().forEach(ProcessHandle::destroyForcibly);
-    p.destroyForcibly();
-    try {
-      p.waitFor(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      p.kill();
     }
   }
 
@@ -228,70 +218,15 @@ public final class WorkerProcess implements ProbeRunner {
 
   private static CompletableFuture<String> readAll(InputStream in) {
     CompletableFuture<String> f = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                f.complete(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-              } catch (IOException e) {
-                f.completeExceptionally(e);
-              }
-            },
-            "worker-stdout");
-    t.setDaemon(true);
-    t.start();
+    ChildProcess.daemon(
+        "worker-stdout",
+        () -> {
+          try {
+            f.complete(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          } catch (IOException e) {
+            f.completeExceptionally(e);
+          }
+        });
     return f;
-  }
-
-  /** A worker's stderr as it is relayed, and its last lines for a report of its death. */
-  private static final class StderrRelay {
-    private final Deque<String> tail = new ArrayDeque<>();
-    private final Thread thread;
-
-    StderrRelay(Thread thread) {
-      this.thread = thread;
-    }
-
-    synchronized void add(String line) {
-      if (tail.size() == PostMortem.STDERR_LINES) {
-        tail.removeFirst();
-      }
-      tail.addLast(line);
-    }
-
-    /** The last lines, once the worker's stderr has been read to its end (or a second passed). */
-    List<String> tail() throws InterruptedException {
-      thread.join(1000);
-      synchronized (this) {
-        return List.copyOf(tail);
-      }
-    }
-  }
-
-  /**
-   * Relays a worker's stderr to this log ({@link ChildLogRelay}: a warning it gave at an earlier
-   * run goes to the debug level), keeping its last lines for a report of its death.
-   */
-  private StderrRelay relay(InputStream err, String probe) {
-    StderrRelay[] relay = new StderrRelay[1];
-    Thread t =
-        new Thread(
-            () -> {
-              try (BufferedReader r =
-                  new BufferedReader(new InputStreamReader(err, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                  relay[0].add(line);
-                  childLog.relay("worker " + probe, line);
-                }
-              } catch (IOException e) {
-                log.debug("worker {} stderr closed: {}", probe, e.getMessage());
-              }
-            },
-            "worker-stderr");
-    t.setDaemon(true);
-    relay[0] = new StderrRelay(t);
-    t.start();
-    return relay[0];
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
@@ -81,7 +82,8 @@ class ProbeExecutorLaneBudgetTest {
     ResultStore store = new ResultStore(clock);
     HeldRunner runner = new HeldRunner();
     runner.release = new CountDownLatch(1);
-    ProbeExecutor executor = new ProbeExecutor(config, store, runner, new DeviceBudget(clock, 1.0));
+    ProbeExecutor executor =
+        new ProbeExecutor(config, store, runner, new DeviceBudget(clock, 1.0), new ActiveProbes());
     Thread holder =
         new Thread(
             () -> {
@@ -114,7 +116,8 @@ class ProbeExecutorLaneBudgetTest {
     ResultStore store = new ResultStore(clock);
     HeldRunner runner = new HeldRunner();
     runner.holdMillis = 300;
-    ProbeExecutor executor = new ProbeExecutor(config, store, runner, new DeviceBudget(clock, 1.0));
+    ProbeExecutor executor =
+        new ProbeExecutor(config, store, runner, new DeviceBudget(clock, 1.0), new ActiveProbes());
     Thread holder =
         new Thread(
             () -> {
@@ -141,7 +144,7 @@ class ProbeExecutorLaneBudgetTest {
     ResultStore store = new ResultStore(clock);
     HeldRunner runner = new HeldRunner();
     DeviceBudget budget = new DeviceBudget(clock, config.budget());
-    ProbeExecutor executor = new ProbeExecutor(config, store, runner, budget);
+    ProbeExecutor executor = new ProbeExecutor(config, store, runner, budget, new ActiveProbes());
     ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
     budget.spent(Duration.ofMinutes(4)); // 4 of the 3 minutes an hour 0.05 allows
 
@@ -163,7 +166,8 @@ class ProbeExecutorLaneBudgetTest {
     HeldRunner runner = new HeldRunner();
     runner.holdMillis = 500;
     ProbeExecutor executor =
-        new ProbeExecutor(config, store, runner, new DeviceBudget(clock, config.budget()));
+        new ProbeExecutor(
+            config, store, runner, new DeviceBudget(clock, config.budget()), new ActiveProbes());
     ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
 
     runner.outcome = Outcome.SKIPPED_DEVICE_BUSY; // found its device busy: no device time used

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.probe.p2p.P2pBandwidth;
 import io.linkwatch.probe.result.BusyReason;
 import io.linkwatch.probe.result.DeviceActivity;
@@ -70,7 +71,8 @@ class ProbeExecutorRetryTest {
         d -> {
           slept.add(d);
           clock.now = clock.now.plus(d);
-        });
+        },
+        new ActiveProbes());
   }
 
   static AgentConfig config(String busy) {
