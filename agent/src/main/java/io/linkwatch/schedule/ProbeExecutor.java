@@ -312,12 +312,16 @@ public final class ProbeExecutor implements ProbeRuns {
       }
       String figure = t.measurements().isEmpty() ? "" : " " + t.measurements().get(0).summary();
       String error = t.error().isEmpty() ? "" : " error=\"" + t.error() + "\"";
+      // A run that failed before it knew its targets (its first, or one stopped with the agent)
+      // carries the probe's name as its one target, for the series; a log line saying
+      // "target=device_memory" would name a target that does not exist.
+      String target = run.failedBeforeTargets() ? "targets=unknown" : "target=" + t.target();
       log.info(
           String.format(
               Locale.ROOT,
-              "probe=%s target=%s result=%s duration=%.2fs%s%s%s",
+              "probe=%s %s result=%s duration=%.2fs%s%s%s",
               run.probe(),
-              t.target(),
+              target,
               t.outcome().label(),
               t.durationSeconds(),
               figure,

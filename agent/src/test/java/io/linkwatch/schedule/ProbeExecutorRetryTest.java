@@ -25,6 +25,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Retries of targets whose devices were busy, with a clock that the sleeps move. */
 class ProbeExecutorRetryTest {
@@ -78,6 +79,37 @@ class ProbeExecutorRetryTest {
   static AgentConfig config(String busy) {
     return ConfigLoader.parse(
         "t.yaml", "backend: sim\n" + busy + "probes:\n  p2p:\n    every: 5m\n    deadline: 1m\n");
+  }
+
+  @RegisterExtension
+  final io.linkwatch.testing.LogCapture logged =
+      new io.linkwatch.testing.LogCapture("io.linkwatch.schedule");
+
+  @Test
+  void aRunThatEndedBeforeItKnewItsTargetsIsLoggedWithoutATarget() throws Exception {
+    AgentConfig config = config("");
+    ResultStore store = new ResultStore(clock);
+    ProbeConfig p2p = config.probes().get(ProbeKind.P2P);
+    // What a worker stopped with the agent, on the probe's first run, reports.
+    runner.script.add(
+        List.of(
+            TargetResult.failure("p2p", Outcome.ERROR, "interrupted: the agent is stopping", 0.5)));
+    runner.script.add(List.of(ok("0->1")));
+
+    ProbeExecutor executor = executor(config, store);
+    executor.runScheduled(p2p, START.plus(Duration.ofMinutes(5)));
+    executor.runScheduled(p2p, START.plus(Duration.ofMinutes(10)));
+
+    assertThat(logged.events())
+        .extracting(e -> e.getFormattedMessage())
+        .filteredOn(m -> m.startsWith("probe=p2p"))
+        .satisfiesExactly(
+            m ->
+                assertThat(m)
+                    .startsWith("probe=p2p targets=unknown result=error")
+                    .contains("interrupted: the agent is stopping")
+                    .doesNotContain("target=p2p"),
+            m -> assertThat(m).startsWith("probe=p2p target=0->1 result=success"));
   }
 
   @Test
