@@ -183,7 +183,9 @@ public final class Agent implements AutoCloseable {
     // Where status and check on this host find this agent, whatever --listen said.
     AgentAddress.write(
         config.probeLock(),
-        AgentAddress.url(config.web().tls(), config.listen().host(), http.port()));
+        AgentAddress.url(config.web().tls(), config.listen().host(), http.port()),
+        config.backend(),
+        System.getenv());
     log.info(
         "linkwatch {} started: backend={} probes={} listen={}:{}",
         BuildInfo.version(),

@@ -11,6 +11,8 @@ import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
 import io.linkwatch.runtime.Backend;
+import io.linkwatch.runtime.backends.ChildEnvironment;
+import io.linkwatch.state.AgentAddress;
 import io.linkwatch.state.CheckRecord;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusCodec;
@@ -23,7 +25,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -169,11 +173,12 @@ final class CheckCommand implements Callable<Integer> {
     if (backend != null) {
       cfg = cfg.withBackend(backend);
     }
+    List<String> agentNotes = new ArrayList<>();
+    cfg = asTheAgentRuns(cfg, agentNotes);
     List<Integer> chosen = devices(devices);
     Duration limit = timeout != null ? timeout : level.defaultTimeout();
     String agentUrl = url != null ? url : LocalAgentUrl.of(cfg);
     HttpClientConfig http = httpConfig.load(agentUrl);
-    List<String> agentNotes = new ArrayList<>();
     Optional<StatusDocument> agentStatus = agentStatus(agentUrl, http, agentNotes);
     AgentConfig fixed = cfg;
     LinkCheck check =
@@ -209,6 +214,52 @@ final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     return output.format.exitCode(verdict.state());
+  }
+
+  /**
+   * A check beside a running agent measures what the agent measures: with no backend of its own
+   * (none given, none in the file) it takes the agent's, and on the agent's simulated backend its
+   * workers get the sim settings the agent runs with (profile, fault control file), where its own
+   * environment has none. Otherwise {@code check} on a sim demo finds no runtime, or simulates
+   * another host than the one whose figures and faults the agent reports.
+   */
+  private static AgentConfig asTheAgentRuns(AgentConfig cfg, List<String> notes) {
+    Optional<AgentAddress.Running> agent = AgentAddress.runningAgent(cfg.probeLock());
+    if (agent.isEmpty() || agent.get().backend().isEmpty()) {
+      return cfg;
+    }
+    Backend theirs = agent.get().backend().get();
+    AgentConfig out = cfg;
+    if (cfg.backend() == Backend.AUTO && theirs != Backend.AUTO) {
+      out = cfg.withBackend(theirs);
+      notes.add(
+          "backend "
+              + theirs.id()
+              + ", as the agent on this host runs (pid "
+              + agent.get().pid()
+              + "; --backend chooses another)");
+    }
+    if (out.backend() == theirs && theirs.simulated()) {
+      Map<String, String> adopted = new TreeMap<>();
+      agent
+          .get()
+          .simEnvironment()
+          .forEach(
+              (k, v) -> {
+                if (System.getenv(k) == null) {
+                  adopted.put(k, v);
+                }
+              });
+      ChildEnvironment.adopt(adopted);
+      if (!adopted.isEmpty()) {
+        notes.add(
+            "the sim as the agent on this host runs it: "
+                + adopted.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(java.util.stream.Collectors.joining(" ")));
+      }
+    }
+    return out;
   }
 
   /**

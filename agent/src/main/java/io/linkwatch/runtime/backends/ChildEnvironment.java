@@ -13,11 +13,24 @@ import java.util.Map;
  * ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=0}.
  */
 public final class ChildEnvironment {
+  private static volatile Map<String, String> adopted = Map.of();
+
   private ChildEnvironment() {}
 
   /** Adds to {@code env} (a {@link ProcessBuilder}'s) what a device child needs. */
   public static void apply(Map<String, String> env) {
     env.putIfAbsent(DeviceLogFlush.VARIABLE, "0");
+    adopted.forEach(env::putIfAbsent);
     LogSetup.passOn(env);
+  }
+
+  /**
+   * Gives every device child of this process {@code variables} where its own environment has none:
+   * a {@code check} beside a simulated agent adopts the agent's sim settings (profile, fault
+   * control file), so that it measures the devices the agent does. A variable set in this process's
+   * own environment wins.
+   */
+  public static void adopt(Map<String, String> variables) {
+    adopted = Map.copyOf(variables);
   }
 }
