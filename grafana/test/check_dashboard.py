@@ -239,9 +239,9 @@ def fixture_series(instance="fixture-01:10187", labels="", p2p=None):
     def add(name, labels, value):
         s.append({"series": f"{name}{{{L},{labels}}}", "values": f"{value}+0x{n}"})
     for a, b in (("0", "1"), ("1", "0")):
-        s.append({"series": f'linkwatch_p2p_bandwidth_bytes_per_second{{{L},src="{a}",dst="{b}",link="SIO",size_bytes="268435456"}}',
+        s.append({"series": f'linkwatch_p2p_bandwidth_bytes_per_second{{{L},src="{a}",dst="{b}",link_type="SIO",size_bytes="268435456"}}',
                   "values": (p2p or {}).get((a, b), f"155e9+0x{n}")})
-        add("linkwatch_link_info", f'src="{a}",dst="{b}",link="SIO"', "1")
+        add("linkwatch_link_info", f'src="{a}",dst="{b}",link_type="SIO"', "1")
         add("linkwatch_probe_success", f'probe="p2p",target="{a}->{b}"', "1")
         add("linkwatch_probe_duration_seconds", f'probe="p2p",target="{a}->{b}"', "2.5")
         s.append({"series": f'linkwatch_probe_last_success_timestamp_seconds{{{L},probe="p2p",target="{a}->{b}"}}', "values": f"0+60x{n}"})
@@ -262,7 +262,7 @@ def fixture_series(instance="fixture-01:10187", labels="", p2p=None):
     add("linkwatch_allgather_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.5"', "270e-6")
     add("linkwatch_allgather_latency_seconds", 'devices="0,1",size_bytes="1024",quantile="0.99"', "300e-6")
     add("linkwatch_allgather_bus_bandwidth_bytes_per_second", 'devices="0,1",size_bytes="268435456"', "115e9")
-    add("linkwatch_p2p_bidirectional_bandwidth_bytes_per_second", 'src="0",dst="1",link="SIO",size_bytes="268435456"', "254e9")
+    add("linkwatch_p2p_bidirectional_bandwidth_bytes_per_second", 'src="0",dst="1",link_type="SIO",size_bytes="268435456"', "254e9")
     for probe in ("p2p", "p2p_bidirectional", "allreduce", "allgather", "host_transfer", "device_memory", "topology"):
         add("linkwatch_probe_interval_seconds", f'probe="{probe}"', "300")
     add("linkwatch_build_info", 'version="0.1.0",backend="sim"', "1")

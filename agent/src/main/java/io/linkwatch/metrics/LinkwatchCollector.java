@@ -23,7 +23,7 @@ import java.util.Map;
  * <p>Produces, for example:
  *
  * <pre>
- * linkwatch_p2p_bandwidth_bytes_per_second{dst="1",link="SIO",size_bytes="268435456",src="0"} 1.55E11
+ * linkwatch_p2p_bandwidth_bytes_per_second{dst="1",link_type="SIO",size_bytes="268435456",src="0"} 1.55E11
  * linkwatch_probe_success{probe="p2p",target="0->1"} 1.0
  * </pre>
  */

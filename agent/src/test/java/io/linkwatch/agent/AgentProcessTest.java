@@ -65,8 +65,8 @@ class AgentProcessTest {
     String text =
         agent.awaitMetrics(
             Duration.ofSeconds(15),
-            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link=\"SIO\",size_bytes=\"4194304\",src=\"0\"}",
-            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"0\",link=\"SIO\",size_bytes=\"4194304\",src=\"1\"}",
+            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link_type=\"SIO\",size_bytes=\"4194304\",src=\"0\"}",
+            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"0\",link_type=\"SIO\",size_bytes=\"4194304\",src=\"1\"}",
             "linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 1.0",
             "linkwatch_probe_success{probe=\"p2p\",target=\"1->0\"} 1.0");
     assertThat(text).contains("linkwatch_build_info{backend=\"sim\",version=");

@@ -54,8 +54,10 @@ class BusyDeviceLiveTest {
           deadline: 30s
       """;
 
-  static final String P2P_01 = "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link=\"SIO\"";
-  static final String P2P_10 = "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"0\",link=\"SIO\"";
+  static final String P2P_01 =
+      "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link_type=\"SIO\"";
+  static final String P2P_10 =
+      "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"0\",link_type=\"SIO\"";
 
   @TempDir Path dir;
 

@@ -87,7 +87,7 @@ class CulpritLiveTest {
       agent.awaitMetrics(
           Duration.ofSeconds(90),
           "linkwatch_device_info{",
-          "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"7\",link=\"HCCS\",size_bytes=\"67108864\",src=\"6\"");
+          "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"7\",link_type=\"HCCS\",size_bytes=\"67108864\",src=\"6\"");
       assertThat(await(url, "OK - 8 devices", Duration.ofSeconds(30)))
           .startsWith("OK - 8 devices, 56 p2p figures");
 

@@ -233,7 +233,7 @@ class FleetLiveTest {
     JsonNode l = alert.get("labels");
     assertThat(l.get("src").asText()).isEqualTo("0");
     assertThat(l.get("dst").asText()).isEqualTo("1");
-    assertThat(l.get("link").asText()).isEqualTo("SIO");
+    assertThat(l.get("link_type").asText()).isEqualTo("SIO");
     assertThat(l.get("instance").asText()).isEqualTo(instance);
     assertThat(l.get("cluster").asText()).isEqualTo("east");
     JsonNode an = alert.get("annotations");

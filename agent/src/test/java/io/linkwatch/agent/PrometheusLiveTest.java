@@ -63,7 +63,9 @@ class PrometheusLiveTest {
       JsonNode series =
           LiveRules.awaitQuery(
               prometheus, "linkwatch_p2p_bandwidth_bytes_per_second", 2, Duration.ofSeconds(90));
-      assertThat(series).extracting(s -> s.get("metric").get("link").asText()).containsOnly("SIO");
+      assertThat(series)
+          .extracting(s -> s.get("metric").get("link_type").asText())
+          .containsOnly("SIO");
 
       // A Prometheus that has not scraped yet rightly holds LinkwatchAgentDown pending
       // (absent(up));

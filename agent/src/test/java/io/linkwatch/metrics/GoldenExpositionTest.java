@@ -467,7 +467,7 @@ public class GoldenExpositionTest {
     String text = scrape(store);
     assertThat(text)
         .contains(
-            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link=\"SIO\",size_bytes=\"268435456\",src=\"0\"} 1.551E11")
+            "linkwatch_p2p_bandwidth_bytes_per_second{dst=\"1\",link_type=\"SIO\",size_bytes=\"268435456\",src=\"0\"} 1.551E11")
         .contains("linkwatch_probe_success{probe=\"p2p\",target=\"0->1\"} 1.0")
         .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"0->1\"} 1.0")
         .contains("linkwatch_probe_deferred{probe=\"p2p\",target=\"1->0\"} 1.0")

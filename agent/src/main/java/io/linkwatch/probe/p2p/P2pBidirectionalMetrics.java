@@ -7,7 +7,7 @@ import io.linkwatch.metrics.families.MetricWriter;
  * (so it joins the one-way series of the same labels), e.g.
  *
  * <pre>
- * linkwatch_p2p_bidirectional_bandwidth_bytes_per_second{dst="1",link="SIO",size_bytes="268435456",src="0"} 3.12E11
+ * linkwatch_p2p_bidirectional_bandwidth_bytes_per_second{dst="1",link_type="SIO",size_bytes="268435456",src="0"} 3.12E11
  * </pre>
  */
 public final class P2pBidirectionalMetrics {
@@ -26,7 +26,7 @@ public final class P2pBidirectionalMetrics {
                   String.valueOf(p.a()),
                   "dst",
                   String.valueOf(p.b()),
-                  "link",
+                  "link_type",
                   p.link(),
                   "size_bytes",
                   String.valueOf(p.sizeBytes()));

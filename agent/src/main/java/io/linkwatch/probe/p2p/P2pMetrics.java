@@ -6,7 +6,7 @@ import io.linkwatch.metrics.families.MetricWriter;
  * Series of the p2p probe, e.g.
  *
  * <pre>
- * linkwatch_p2p_bandwidth_bytes_per_second{dst="1",link="SIO",size_bytes="268435456",src="0"} 1.55E11
+ * linkwatch_p2p_bandwidth_bytes_per_second{dst="1",link_type="SIO",size_bytes="268435456",src="0"} 1.55E11
  * </pre>
  */
 public final class P2pMetrics {
@@ -21,7 +21,7 @@ public final class P2pMetrics {
                   String.valueOf(p.src()),
                   "dst",
                   String.valueOf(p.dst()),
-                  "link",
+                  "link_type",
                   p.link(),
                   "size_bytes",
                   String.valueOf(p.sizeBytes()));

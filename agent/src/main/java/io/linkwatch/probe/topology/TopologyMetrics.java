@@ -11,7 +11,7 @@ import java.util.List;
  * Series of the topology probe, e.g.
  *
  * <pre>
- * linkwatch_link_info{dst="1",link="SIO",src="0"} 1
+ * linkwatch_link_info{dst="1",link_type="SIO",src="0"} 1
  * linkwatch_device_info{device="0",name="Ascend910_9382",phy_id="2"} 1
  * linkwatch_device_memory_total_bytes{device="0"} 6.8719476736E10
  * </pre>
@@ -30,7 +30,7 @@ public final class TopologyMetrics {
               "Link type between two devices, from the topology.",
               "dst",
               String.valueOf(l.dst()),
-              "link",
+              "link_type",
               l.link(),
               "src",
               String.valueOf(l.src()));

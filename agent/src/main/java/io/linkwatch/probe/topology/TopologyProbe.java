@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Targets: {@code links} holds one {@link LinkInfo} per ordered pair (only with two or more
  * devices; it fails, leaving no link series, when no topology source answered, rather than
- * publishing {@code link="unknown"} as if it were a finding), and {@code dev<N>} holds that
+ * publishing {@code link_type="unknown"} as if it were a finding), and {@code dev<N>} holds that
  * device's {@link DeviceInfo}, so one device that cannot be queried does not hide the others.
  * Produces e.g. {@code LinkInfo[src=0, dst=1, link=SIO]} and {@code DeviceInfo[device=0,
  * name=Ascend910_9382, physicalId=2, numaNode=null, cpuAffinity=, memoryTotalBytes=68719476736]}.
