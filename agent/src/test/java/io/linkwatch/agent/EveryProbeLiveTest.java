@@ -78,7 +78,7 @@ class EveryProbeLiveTest {
       }
       assertThat(text)
           .contains(
-              "linkwatch_p2p_bidirectional_bandwidth_bytes_per_second{dst=\"1\",link=\""
+              "linkwatch_p2p_bidirectional_bandwidth_bytes_per_second{dst=\"1\",link_type=\""
                   + face.link01()
                   + "\",size_bytes=\"4194304\",src=\"0\"}")
           .contains(

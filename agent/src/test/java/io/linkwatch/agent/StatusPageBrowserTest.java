@@ -57,7 +57,7 @@ class StatusPageBrowserTest {
   static Map<String, String> metricCells(String metrics) {
     Pattern line =
         Pattern.compile(
-            "(?m)^linkwatch_p2p_bandwidth_bytes_per_second\\{dst=\"(\\d+)\",link=\"[^\"]*\","
+            "(?m)^linkwatch_p2p_bandwidth_bytes_per_second\\{dst=\"(\\d+)\",link_type=\"[^\"]*\","
                 + "size_bytes=\"\\d+\",src=\"(\\d+)\"} (\\S+)$");
     Map<String, String> out = new TreeMap<>();
     Matcher m = line.matcher(metrics);
