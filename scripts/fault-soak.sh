@@ -44,6 +44,8 @@ probes:
   host_transfer: {every: 10s, deadline: 8s, sizes: [4MiB], warmup: 1, iterations: 3}
   topology: {every: 10s, deadline: 8s}
 YAML
+# Its own probe lock: the default one (/run/linkwatch) may be another agent's on this host.
+echo "coordination: {lock_file: \"$out/probes.lock\"}" >>"$config"
 
 # shellcheck disable=SC2086 # the options are several words on purpose
 LINKWATCH_SIM_CONTROL=$control java $LINKWATCH_JAVA_OPTS -jar "$jar" run --config "$config" \

@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A job on device 1, as an operator's cluster has it most of the day: the agent on the sim under a
@@ -32,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       raises the link alert: the failure that (a)-(c) prevent is real.
  * </ol>
  */
+@Execution(ExecutionMode.CONCURRENT)
+@Order(1)
 class BusyDeviceLiveTest {
   static final String PROBES =
       """

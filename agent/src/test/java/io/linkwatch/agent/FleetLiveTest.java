@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -46,8 +46,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * the A3's 0.21 ms a 16 MiB copy is mostly latency, and 0.6x the bandwidth would show as only
  * 0.8x).
  */
-@Tag(AlertWindows.TAG)
 @Execution(ExecutionMode.CONCURRENT)
+@Order(5)
 class FleetLiveTest {
   static final int HOSTS = 8;
 

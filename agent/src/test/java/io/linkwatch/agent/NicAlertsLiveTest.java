@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 // Both faces at once: the job keeps every probe off the devices, so the agents only read ports,
 // and what the test waits for is alert windows.
 @Execution(ExecutionMode.CONCURRENT)
+@Order(3)
 class NicAlertsLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -34,11 +35,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       faults at the same time, raises neither: the faults are invisible without it.
  * </ul>
  */
-// Not one of the AlertWindows tests: its four agents, four watchers and four Prometheus servers
-// beside theirs loaded two cores enough to make a probe of PrometheusLiveTest miss its deadline.
-// Its two faces run at once: the job keeps every probe off the devices, so its agents only read
-// counters, and what it waits for is alert windows.
+// Its two faces run at once, and beside other tests (agent/pom.xml): the job keeps every probe off
+// the devices, so its agents only read counters, and what it waits for is alert windows.
 @Execution(ExecutionMode.CONCURRENT)
+@Order(2)
 class PassiveAlertsLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -21,8 +21,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * windows shortened by {@code grafana/test/live-config.py}): healthy scrapes raise no alert; a
  * degraded link 0->1 raises the link alert for that pair only; restoring it clears the alert.
  */
-@Tag(AlertWindows.TAG)
 @Execution(ExecutionMode.CONCURRENT)
+@Order(4)
 class PrometheusLiveTest {
   static final String CONFIG =
       """

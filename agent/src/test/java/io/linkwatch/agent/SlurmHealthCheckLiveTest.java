@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The shipped HealthCheckProgram ({@code slurm/linkwatch-healthcheck.sh}) on a real one-node Slurm
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>with the agent gone (UNKNOWN), nothing changes.
  * </ul>
  */
+@Execution(ExecutionMode.CONCURRENT)
 class SlurmHealthCheckLiveTest {
   static final Path HEALTHCHECK =
       Path.of("..", "slurm", "linkwatch-healthcheck.sh").toAbsolutePath();

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The shipped Prolog and Epilog ({@code slurm/prolog.d/50-linkwatch.sh}, {@code
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>a device busy with another job: UNKNOWN, logged, and the job runs (the prolog's default).
  * </ul>
  */
+@Execution(ExecutionMode.CONCURRENT)
 class SlurmPrologLiveTest {
   static final Path PROLOG = Path.of("..", "slurm", "prolog.d", "50-linkwatch.sh").toAbsolutePath();
   static final Path EPILOG = Path.of("..", "slurm", "epilog.d", "50-linkwatch.sh").toAbsolutePath();

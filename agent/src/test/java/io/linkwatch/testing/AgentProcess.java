@@ -75,8 +75,16 @@ public final class AgentProcess implements AutoCloseable {
       Path dir, SimFace face, String configYaml, Map<String, String> env, List<String> jvmOptions)
       throws Exception {
     Path config = dir.resolve("linkwatch.yaml");
+    // Each agent its own probe lock, unless the test is about coordination: the default lock
+    // (/run/linkwatch, present once any test or the demo made it) would make agents of tests
+    // running at once wait for each other's probes.
+    String coordination =
+        configYaml.contains("coordination:")
+            ? ""
+            : "coordination:\n  lock_file: " + dir.resolve("probes.lock") + "\n";
     Files.writeString(
-        config, "backend: " + face.backend().id() + "\nlisten: 127.0.0.1:0\n" + configYaml);
+        config,
+        "backend: " + face.backend().id() + "\nlisten: 127.0.0.1:0\n" + coordination + configYaml);
     Path control = dir.resolve("sim-control");
     Map<String, String> all = new java.util.HashMap<>(env);
     all.put("LINKWATCH_SIM_CONTROL", control.toString());
