@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The culprit named by a running agent on the eight-device HCCS sim: faults injected through the
@@ -22,7 +20,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * p2p rounds, and nothing named once the fault is gone. The product has no expected row, so the
  * devices' own peers are the reference and a culprit warns.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class CulpritLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();

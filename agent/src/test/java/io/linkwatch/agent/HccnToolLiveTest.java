@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A running agent on the eight-NPU sim reading each NPU's own RoCE port through the sim's {@code
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * taken down failing the verdict by name and coming back (its flap counted), and a hung {@code
  * hccn_tool} named while {@code /metrics} and the library's reads go on.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class HccnToolLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();

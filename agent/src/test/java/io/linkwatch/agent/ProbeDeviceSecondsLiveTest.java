@@ -11,14 +11,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * What the probes take from the devices, on {@code /metrics}: the seconds each device was held move
  * by the runs' own durations while probes run, and not at all while a job holds every device.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class ProbeDeviceSecondsLiveTest {
   static final String CONFIG =
       """

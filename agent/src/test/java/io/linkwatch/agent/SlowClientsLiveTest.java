@@ -21,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Slow clients against the real agent over raw sockets: a thousand connections that each send half
@@ -31,7 +29,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * client that trickles a byte at a time is closed too; connections beyond {@code
  * web.max_connections} are closed at once.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class SlowClientsLiveTest {
   static final String PROBES =
       AgentProcess.onlyProbes(

@@ -10,15 +10,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code linkwatch status} as a health-check program runs it, against a running agent on the sim's
  * A3: OK while the SIO link measures as the seed did, FAIL with a stable code once it measures
  * under the product's floor, UNKNOWN with no agent; each format's exit codes.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class StatusLiveTest {
   static final String CONFIG =
       """

@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The agent behind its web config, with real clients: curl over TLS and HTTP/2 (with and without a
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * scraping with {@code tls_config} + {@code basic_auth}, and a certificate rotated under a running
  * agent.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class WebSecurityLiveTest {
   static final String PROBES =
       AgentProcess.onlyProbes(
