@@ -107,7 +107,8 @@ public final class Agent implements AutoCloseable {
             config.backend().id(),
             config.busy().alertAfter().toMillis() / 1e3,
             passiveStore,
-            passiveConfig.interval().toMillis() / 1e3));
+            passiveConfig.interval().toMillis() / 1e3,
+            config.inactiveLinkTable()));
     AgentSelfMetrics.register(registry);
     // Which pod holds a busy device: asked of the kubelet after a run found one, never waited for.
     PodHolderLookup pods =
@@ -152,7 +153,7 @@ public final class Agent implements AutoCloseable {
             passiveStore,
             scheduler::nextFireTimes,
             config.web(),
-            config.expectedFigures());
+            config.expectations());
     scheduler.start();
     if (passive != null) {
       passive.start();
@@ -166,7 +167,7 @@ public final class Agent implements AutoCloseable {
             () ->
                 Verdict.judge(
                     StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes()),
-                    config.expectedFigures()),
+                    config.expectations()),
             // Both stores only count up: their sum moves whenever either does.
             () -> store.version() + (passiveStore == null ? 0 : passiveStore.version()),
             verdict -> {

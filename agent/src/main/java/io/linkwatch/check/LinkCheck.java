@@ -231,7 +231,7 @@ public final class LinkCheck {
     StatusDocument document = document(runs, passive);
     List<Finding> all = new ArrayList<>(more);
     all.addAll(belowHostBaseline(agentStatus, runs));
-    Verdict verdict = Verdict.judge(document, config.expectedFigures(), Verdict.Source.CHECK, all);
+    Verdict verdict = Verdict.judge(document, config.expectations(), Verdict.Source.CHECK, all);
     return new Report(
         level, verdict, document, runs, (System.nanoTime() - started) / 1e9, coordination);
   }

@@ -4,9 +4,14 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
+import io.linkwatch.host.CpuList;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.ProbeLock;
 import io.linkwatch.probe.Preflight;
+import io.linkwatch.util.ByteSize;
+import io.linkwatch.util.Table;
+import io.linkwatch.verdict.ExpectedFigure;
+import io.linkwatch.verdict.InactiveLink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,6 +47,14 @@ final class CheckConfigCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "The YAML file to check, as run --config names it.")
   Path config;
+
+  @Option(
+      names = "--expected",
+      description =
+          "Also print the effective tables the verdict uses: expected figures and links inactive by"
+              + " design, the file's rows first, then the shipped ones (the first row that matches"
+              + " a link judges it).")
+  boolean expected;
 
   /** Where the host's memory is read ({@code MemAvailable}); a fixture tree in tests. */
   HostPaths hostPaths = HostPaths.system();
@@ -99,7 +112,66 @@ final class CheckConfigCommand implements Callable<Integer> {
               cfg.probeLock().getParent(),
               ProbeLock.MISSING_DIRECTORY_REMEDY);
     }
+    if (expected) {
+      printTables(cfg, spec.commandLine().getOut());
+    }
     return 0;
+  }
+
+  /** The expected figures and inactive links in force, in the order they are matched. */
+  private static void printTables(AgentConfig cfg, java.io.PrintWriter out) {
+    int own = cfg.expected().size();
+    Table figures =
+        new Table("#", "product", "link", "probe", "sizes", "fail", "warn", "from", "source");
+    List<ExpectedFigure> all = cfg.expectedFigures();
+    for (int i = 0; i < all.size(); i++) {
+      ExpectedFigure f = all.get(i);
+      boolean bandwidth = f.quantity() == ExpectedFigure.Quantity.BANDWIDTH;
+      figures.row(
+          String.valueOf(i + 1),
+          f.product(),
+          f.linkType(),
+          f.probe(),
+          sizes(f),
+          (bandwidth ? "< " : "> ") + f.quantity().format(f.fail()),
+          (bandwidth ? "< " : "> ") + f.quantity().format(f.warn()),
+          i < own ? "config" : "shipped",
+          f.source());
+    }
+    out.println();
+    out.println("expected figures (" + all.size() + "):");
+    figures.print(out);
+    List<InactiveLink> inactive = cfg.inactiveLinkTable();
+    out.println();
+    if (inactive.isEmpty()) {
+      out.println("links inactive by design: none (every link read is expected up)");
+    } else {
+      int ownInactive = cfg.inactiveLinks().size();
+      Table links = new Table("#", "product", "link", "links", "from", "source");
+      for (int i = 0; i < inactive.size(); i++) {
+        InactiveLink l = inactive.get(i);
+        links.row(
+            String.valueOf(i + 1),
+            l.product(),
+            l.linkType(),
+            l.links().isEmpty() ? "all" : CpuList.format(l.links()),
+            i < ownInactive ? "config" : "shipped",
+            l.source());
+      }
+      out.println("links inactive by design (" + inactive.size() + "):");
+      links.print(out);
+    }
+    out.flush();
+  }
+
+  private static String sizes(ExpectedFigure f) {
+    if (f.minSizeBytes() == f.maxSizeBytes()) {
+      return ByteSize.format(f.minSizeBytes());
+    }
+    if (f.maxSizeBytes() == Long.MAX_VALUE) {
+      return f.minSizeBytes() == 0 ? "all" : ">= " + ByteSize.format(f.minSizeBytes());
+    }
+    return ByteSize.format(f.minSizeBytes()) + "-" + ByteSize.format(f.maxSizeBytes());
   }
 
   /**

@@ -8,7 +8,6 @@ import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.state.CheckRecord;
 import io.linkwatch.status.StatusCodec;
-import io.linkwatch.verdict.ExpectedFigure;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
@@ -131,10 +130,9 @@ final class StatusCommand implements Callable<Integer> {
     HttpClientConfig http = httpConfig.load(agentUrl);
     AgentStatusClient agent = new AgentStatusClient(agentUrl, timeout, http);
     String base = agent.base();
-    List<ExpectedFigure> expected = cfg.expectedFigures();
     Verdict verdict;
     try {
-      verdict = Verdict.judge(agent.fetch(), expected);
+      verdict = Verdict.judge(agent.fetch(), cfg.expectations());
     } catch (IOException | IllegalStateException e) {
       verdict = Verdict.unreachable(base, AgentFailure.reason(e, timeout, http));
     } catch (InterruptedException e) {

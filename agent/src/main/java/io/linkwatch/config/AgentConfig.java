@@ -23,6 +23,8 @@ import java.util.Map;
  *     table
  * @param expectedPorts the operator's expected ports ({@code expected_ports}), judged before the
  *     shipped rows
+ * @param inactiveLinks the operator's links inactive by design ({@code inactive_links}), matched
+ *     before the shipped rows
  * @param podResources where the kubelet is asked which pod holds a busy device
  */
 public record AgentConfig(
@@ -39,6 +41,7 @@ public record AgentConfig(
     java.nio.file.Path probeLock,
     List<io.linkwatch.verdict.ExpectedFigure> expected,
     List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
+    List<io.linkwatch.verdict.InactiveLink> inactiveLinks,
     PodResourcesSettings podResources) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
@@ -49,6 +52,7 @@ public record AgentConfig(
     probes = Map.copyOf(probes);
     expected = List.copyOf(expected);
     expectedPorts = List.copyOf(expectedPorts);
+    inactiveLinks = List.copyOf(inactiveLinks);
   }
 
   /** The operator's port rows first, then the shipped ones: the first row that matches judges. */
@@ -63,6 +67,18 @@ public record AgentConfig(
     List<io.linkwatch.verdict.ExpectedFigure> all = new java.util.ArrayList<>(expected);
     all.addAll(ExpectedFigureTable.SHIPPED);
     return List.copyOf(all);
+  }
+
+  /** The operator's inactive links first, then the shipped ones: the first row that matches. */
+  public List<io.linkwatch.verdict.InactiveLink> inactiveLinkTable() {
+    List<io.linkwatch.verdict.InactiveLink> all = new java.util.ArrayList<>(inactiveLinks);
+    all.addAll(ExpectedFigureTable.SHIPPED_INACTIVE);
+    return List.copyOf(all);
+  }
+
+  /** What this host's figures and links are judged against: the two tables above. */
+  public io.linkwatch.verdict.Expectations expectations() {
+    return new io.linkwatch.verdict.Expectations(expectedFigures(), inactiveLinkTable());
   }
 
   public AgentConfig withListen(ListenAddress l) {
@@ -80,6 +96,7 @@ public record AgentConfig(
         probeLock,
         expected,
         expectedPorts,
+        inactiveLinks,
         podResources);
   }
 
@@ -98,6 +115,7 @@ public record AgentConfig(
         probeLock,
         expected,
         expectedPorts,
+        inactiveLinks,
         podResources);
   }
 
@@ -116,6 +134,7 @@ public record AgentConfig(
         probeLock,
         expected,
         expectedPorts,
+        inactiveLinks,
         podResources);
   }
 }

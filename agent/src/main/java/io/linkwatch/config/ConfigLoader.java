@@ -220,6 +220,10 @@ public final class ConfigLoader {
     for (ConfigNode row : root.mappings("expected_ports")) {
       ExpectedPortsReader.read(row).ifPresent(expectedPorts::add);
     }
+    List<io.linkwatch.verdict.InactiveLink> inactiveLinks = new ArrayList<>();
+    for (ConfigNode row : root.mappings("inactive_links")) {
+      InactiveLinkReader.read(row).ifPresent(inactiveLinks::add);
+    }
     root.rejectUnknown();
     return new AgentConfig(
         listen,
@@ -235,6 +239,7 @@ public final class ConfigLoader {
         probeLock,
         expected,
         expectedPorts,
+        inactiveLinks,
         podResources);
   }
 

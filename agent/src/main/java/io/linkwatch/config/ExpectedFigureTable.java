@@ -1,6 +1,7 @@
 package io.linkwatch.config;
 
 import io.linkwatch.verdict.ExpectedFigure;
+import io.linkwatch.verdict.InactiveLink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,20 +11,27 @@ import java.util.List;
 
 /**
  * The shipped table of expected figures, kept as data: {@code expected-figures.yaml} beside this
- * class, rows of the same form as the config's {@code expected:} list and read by the same {@link
- * ExpectedFigureReader}, so the table names no probe in code and an operator can copy a row to
- * override it. A row it cannot read fails the agent's start, as a config error would (a test reads
- * it on every build).
+ * class, rows of the same form as the config's {@code expected:} and {@code inactive_links:} lists
+ * and read by the same {@link ExpectedFigureReader} and {@link InactiveLinkReader}, so the table
+ * names no probe in code and an operator can copy a row to override it. A row it cannot read fails
+ * the agent's start, as a config error would (a test reads it on every build).
  */
 public final class ExpectedFigureTable {
   static final String RESOURCE = "expected-figures.yaml";
 
-  /** Every shipped row, in the file's order. */
-  public static final List<ExpectedFigure> SHIPPED = load();
+  private static final Shipped TABLE = load();
+
+  /** Every shipped row of figures, in the file's order. */
+  public static final List<ExpectedFigure> SHIPPED = TABLE.figures();
+
+  /** Every shipped row of links inactive by design, in the file's order. */
+  public static final List<InactiveLink> SHIPPED_INACTIVE = TABLE.inactiveLinks();
+
+  private record Shipped(List<ExpectedFigure> figures, List<InactiveLink> inactiveLinks) {}
 
   private ExpectedFigureTable() {}
 
-  private static List<ExpectedFigure> load() {
+  private static Shipped load() {
     String text;
     try (InputStream in = ExpectedFigureTable.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
@@ -41,8 +49,12 @@ public final class ExpectedFigureTable {
           for (ConfigNode row : root.mappings("expected")) {
             ExpectedFigureReader.read(row).ifPresent(rows::add);
           }
+          List<InactiveLink> inactive = new ArrayList<>();
+          for (ConfigNode row : root.mappings("inactive_links")) {
+            InactiveLinkReader.read(row).ifPresent(inactive::add);
+          }
           root.rejectUnknown();
-          return List.copyOf(rows);
+          return new Shipped(List.copyOf(rows), List.copyOf(inactive));
         });
   }
 }

@@ -5,7 +5,7 @@ import io.linkwatch.http.StatusPageModel.FindingRow;
 import io.linkwatch.http.StatusPageModel.Findings;
 import io.linkwatch.status.FindingEntry;
 import io.linkwatch.status.StatusDocument;
-import io.linkwatch.verdict.ExpectedFigure;
+import io.linkwatch.verdict.Expectations;
 import io.linkwatch.verdict.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ final class FindingsTable {
    * The agent's standing findings, worst first; with none, what its verdict says of the same
    * document (OK with its counts, or why it cannot judge yet).
    */
-  static Findings of(StatusDocument status, Instant now, List<ExpectedFigure> expected) {
+  static Findings of(StatusDocument status, Instant now, Expectations expected) {
     List<FindingRow> rows = new ArrayList<>();
     for (FindingEntry f : status.findings()) {
       rows.add(

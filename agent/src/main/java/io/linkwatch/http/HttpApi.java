@@ -17,7 +17,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -64,11 +63,11 @@ public final class HttpApi implements AutoCloseable {
         passive,
         nextFireTimes,
         web,
-        io.linkwatch.config.ExpectedFigureTable.SHIPPED);
+        io.linkwatch.verdict.Expectations.of(io.linkwatch.config.ExpectedFigureTable.SHIPPED));
   }
 
   /**
-   * As above, with the expected figures ({@code AgentConfig.expectedFigures()}) that colour the
+   * As above, with the expectations ({@code AgentConfig.expectations()}) whose figures colour the
    * status page's cells.
    */
   public static HttpApi start(
@@ -79,7 +78,7 @@ public final class HttpApi implements AutoCloseable {
       PassiveStore passive,
       Supplier<Map<String, Instant>> nextFireTimes,
       WebSettings web,
-      List<io.linkwatch.verdict.ExpectedFigure> expected)
+      io.linkwatch.verdict.Expectations expected)
       throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
     // pool runs the bcrypt checks, the web config reloads and the status renderings, none of them

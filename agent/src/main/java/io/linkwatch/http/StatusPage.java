@@ -15,7 +15,7 @@ import io.linkwatch.probe.result.Judged;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
-import io.linkwatch.verdict.ExpectedFigure;
+import io.linkwatch.verdict.Expectations;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,11 +59,11 @@ final class StatusPage {
       Comparator.<List<Integer>>comparingInt(l -> l.get(0)).thenComparingInt(l -> l.get(1));
 
   private final CellJudge judge;
-  private final List<ExpectedFigure> expected;
+  private final Expectations expected;
 
-  StatusPage(List<ExpectedFigure> expected) {
-    this.judge = new CellJudge(expected);
-    this.expected = List.copyOf(expected);
+  StatusPage(Expectations expected) {
+    this.judge = new CellJudge(expected.figures());
+    this.expected = expected;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
+import io.linkwatch.verdict.InactiveLink;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
@@ -38,6 +39,7 @@ public final class LinkwatchCollector implements MultiCollector {
   private final double deferredAlertAfterSeconds;
   private final PassiveStore passive;
   private final double passiveIntervalSeconds;
+  private final List<InactiveLink> inactiveLinks;
 
   /**
    * @param deferredAlertAfterSeconds how long a target may wait for an idle device before the alert
@@ -51,12 +53,22 @@ public final class LinkwatchCollector implements MultiCollector {
       String backend,
       double deferredAlertAfterSeconds) {
     this(
-        store, measurements, intervalSeconds, version, backend, deferredAlertAfterSeconds, null, 0);
+        store,
+        measurements,
+        intervalSeconds,
+        version,
+        backend,
+        deferredAlertAfterSeconds,
+        null,
+        0,
+        List.of());
   }
 
   /**
    * @param passive the passive readings, or null when passive watching is off
    * @param passiveIntervalSeconds {@code passive.interval}
+   * @param inactiveLinks the links products leave inactive by design ({@code inactive_links} and
+   *     the shipped rows), marked on their link series
    */
   public LinkwatchCollector(
       ResultStore store,
@@ -66,7 +78,9 @@ public final class LinkwatchCollector implements MultiCollector {
       String backend,
       double deferredAlertAfterSeconds,
       PassiveStore passive,
-      double passiveIntervalSeconds) {
+      double passiveIntervalSeconds,
+      List<InactiveLink> inactiveLinks) {
+    this.inactiveLinks = List.copyOf(inactiveLinks);
     this.passive = passive;
     this.passiveIntervalSeconds = passiveIntervalSeconds;
     this.store = store;
@@ -96,7 +110,11 @@ public final class LinkwatchCollector implements MultiCollector {
     CheckMetrics.write(store.checks(), f);
     FindingMetrics.write(store.findings(), f);
     if (passive != null) {
-      PassiveMetrics.write(passive, passiveIntervalSeconds, f);
+      PassiveMetrics.write(
+          passive,
+          passiveIntervalSeconds,
+          new PassiveMetrics.InactiveByDesign(inactiveLinks, store.deviceNames()),
+          f);
       NicMetrics.write(passive.nicPorts(), f);
       NicMetrics.writeCounts(passive.portCounts(), f);
     }

@@ -8,6 +8,7 @@ import io.linkwatch.passive.ReadResult;
 import io.linkwatch.passive.WatcherProcess;
 import io.linkwatch.passive.pcie.AerSeverity;
 import io.linkwatch.passive.pcie.PcieHop;
+import io.linkwatch.verdict.InactiveLink;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
@@ -35,6 +36,7 @@ import java.util.Map;
  */
 final class PassiveMetrics {
   static final String LINK_UP = "linkwatch_link_up";
+  static final String INACTIVE_BY_DESIGN = "linkwatch_link_inactive_by_design";
   static final String LANES = "linkwatch_link_lanes";
   static final String LANES_MAX = "linkwatch_link_lanes_max";
   static final String TRANSMIT = "linkwatch_link_transmit_bytes";
@@ -60,9 +62,17 @@ final class PassiveMetrics {
 
   private PassiveMetrics() {}
 
-  static void write(PassiveStore store, double intervalSeconds, MetricFamilies f) {
+  /** Which links their product leaves inactive by design, for this scrape's inventory. */
+  record InactiveByDesign(List<InactiveLink> table, Map<Integer, String> deviceNames) {
+    boolean covers(int device, LinkState l) {
+      return InactiveLink.find(table, deviceNames.get(device), l.linkType(), l.link()).isPresent();
+    }
+  }
+
+  static void write(
+      PassiveStore store, double intervalSeconds, InactiveByDesign inactive, MetricFamilies f) {
     List<DeviceState> states = store.states();
-    links(states, f);
+    links(states, inactive, f);
     pcie(states, f);
     health(store, states, intervalSeconds, f);
   }
@@ -75,10 +85,16 @@ final class PassiveMetrics {
 
   private record ErrorKey(LinkKey link, String kind) {}
 
-  private static void links(List<DeviceState> states, MetricFamilies f) {
+  private static void links(List<DeviceState> states, InactiveByDesign inactive, MetricFamilies f) {
     MetricFamilies.Gauge up =
         f.gauge(
             LINK_UP, "1 if the link is up, 0 if the vendor library says it is down." + READ, null);
+    MetricFamilies.Gauge byDesign =
+        f.gauge(
+            INACTIVE_BY_DESIGN,
+            "1 for a link its product leaves inactive by design (an inactive_links row): its"
+                + " state raises no alert and no finding.",
+            null);
     MetricFamilies.Gauge lanes =
         f.gauge(
             LANES, "Lanes the link uses now (fewer than its maximum: downtrained)." + READ, null);
@@ -96,6 +112,9 @@ final class PassiveMetrics {
         LinkKey key = new LinkKey(String.valueOf(d.device()), l.link(), l.linkType(), l.peer());
         if (l.up() != null) {
           up.add(l.up() ? 1 : 0, key.labels());
+        }
+        if (inactive.covers(d.device(), l)) {
+          byDesign.add(1, key.labels());
         }
         if (l.lanes() != null) {
           lanes.add(l.lanes(), key.labels());

@@ -14,10 +14,12 @@ import io.linkwatch.status.TargetEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -75,8 +77,13 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     CHECK
   }
 
-  /** Judges the agent's status document against {@code expected}. */
+  /** Judges the agent's status document against {@code expected}, every link expected up. */
   public static Verdict judge(StatusDocument status, List<ExpectedFigure> expected) {
+    return judge(status, Expectations.of(expected));
+  }
+
+  /** Judges the agent's status document against {@code expected}. */
+  public static Verdict judge(StatusDocument status, Expectations expected) {
     return judge(status, expected, Source.AGENT, List.of());
   }
 
@@ -85,7 +92,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    * expected}, with {@code more} findings made elsewhere (a check's lock, its time).
    */
   public static Verdict judge(
-      StatusDocument status, List<ExpectedFigure> expected, Source source, List<Finding> more) {
+      StatusDocument status, Expectations expected, Source source, List<Finding> more) {
     return judge(status, expected, source, more, Instant.now());
   }
 
@@ -95,10 +102,11 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    */
   public static Verdict judge(
       StatusDocument status,
-      List<ExpectedFigure> expected,
+      Expectations expectations,
       Source source,
       List<Finding> more,
       Instant now) {
+    List<ExpectedFigure> expected = expectations.figures();
     List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     Map<Integer, String> names = deviceNames(status);
@@ -190,7 +198,19 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     // The culprit first, so that the first line names it; the figures it explains stay as its
     // evidence.
     findings.addAll(0, Attribution.culprits(copies));
-    int links = status.passiveSection().map(p -> passive(p, findings, now)).orElse(0);
+    Map<InactiveLink, Integer> inactive = new LinkedHashMap<>();
+    int links =
+        status
+            .passiveSection()
+            .map(p -> passive(p, findings, now, names, expectations.inactiveLinks(), inactive))
+            .orElse(0);
+    inactive.forEach(
+        (row, count) ->
+            notes.add(
+                count
+                    + (count == 1 ? " link" : " links")
+                    + " inactive by design, not judged: "
+                    + row.describe()));
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);
     for (String product : unknownProducts) {
@@ -242,7 +262,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   }
 
   /** Link state and read health from the passive section; returns the links seen. */
-  private static int passive(PassiveSection p, List<Finding> findings, Instant now) {
+  /**
+   * The findings of the link and port readings; a link that a row of {@code inactiveLinks} covers
+   * is counted per row into {@code inactive}, not judged.
+   */
+  private static int passive(
+      PassiveSection p,
+      List<Finding> findings,
+      Instant now,
+      Map<Integer, String> names,
+      List<InactiveLink> inactiveLinks,
+      Map<InactiveLink, Integer> inactive) {
     int links = 0;
     for (PassiveSection.NicEntry n : p.nicPorts()) {
       links++;
@@ -308,6 +338,12 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       }
       for (LinkState l : d.links()) {
         links++;
+        Optional<InactiveLink> byDesign =
+            InactiveLink.find(inactiveLinks, names.get(d.device()), l.linkType(), l.link());
+        if (byDesign.isPresent()) {
+          inactive.merge(byDesign.get(), 1, Integer::sum);
+          continue;
+        }
         String subject =
             "dev"
                 + d.device()

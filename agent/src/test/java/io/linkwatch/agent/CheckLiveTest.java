@@ -132,6 +132,24 @@ class CheckLiveTest {
             "FAIL - dev0 NVLINK link 3 \\(to nvswitch\\): LW-LINK-DOWN down \\(read [0-9]+s ago\\)");
     // Only the job's devices are measured and judged.
     assertThat(down.out()).contains("p2p 0->1 ").doesNotContain("p2p 2->", "dev2 ");
+    // The same host, its product declared to leave link 3 inactive by design: no finding, and a
+    // note says which link was not judged.
+    String plain = Files.readString(config);
+    Files.writeString(
+        config,
+        plain
+            + "inactive_links:\n"
+            + "  - {product: NVIDIA, link: NVLINK, links: 3, source: not wired on this SKU}\n");
+    JavaProcess.Result byDesign =
+        check("nvlink 0 3 down", "--backend", "sim-cuda", "--devices", "0-1");
+    Files.writeString(config, plain);
+    // The sim's copies lose that link's share of the bandwidth (a warning against the H200's
+    // shipped figure); the state of the link itself is no longer a failure.
+    assertThat(byDesign.exit()).as(byDesign.out() + byDesign.err()).isZero();
+    assertThat(first(byDesign)).doesNotStartWith("FAIL");
+    assertThat(byDesign.out())
+        .doesNotContain("LW-LINK-DOWN")
+        .contains("inactive by design, not judged: NVIDIA NVLINK links 3 (not wired on this SKU)");
 
     // The same UNKNOWNs as on Ascend: a job on GPU 1 (NVML lists its process), a hung copy.
     JavaProcess.Result busy =

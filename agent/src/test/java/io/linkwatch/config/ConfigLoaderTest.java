@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, listen, passive, paths, probes, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, probes, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -208,6 +208,25 @@ class ConfigLoaderTest {
             "expected:\n  - {product: A, link: SIO, floor_gbps: 1, floor: 2}",
             "f.yaml: expected[0].floor: unknown key (valid here: floor_gbps, link, max_size, min_size, probe, product, size, source, warn_gbps)"),
         Arguments.of(
+            "inactive_links:\n  - {link: NVLINK, links: 12-17}",
+            "f.yaml: inactive_links[0].product: required: the start of the device name, e.g."
+                + " NVIDIA H100"),
+        Arguments.of(
+            "inactive_links:\n  - {product: NVIDIA H100, links: 12-17}",
+            "f.yaml: inactive_links[0].link: required: the link type, e.g. NVLINK or HCCS"),
+        Arguments.of(
+            "inactive_links:\n  - {product: NVIDIA H100, link: NVLINK, links: twelve}",
+            "f.yaml: inactive_links[0].links: 'twelve' is not a list of link indices, e.g. 12-17"
+                + " or 0,2,4"),
+        Arguments.of(
+            "inactive_links:\n  - {product: NVIDIA H100, link: NVLINK, links: ''}",
+            "f.yaml: inactive_links[0].links: empty: leave the key out for every link of the"
+                + " type, or list them, e.g. 12-17"),
+        Arguments.of(
+            "inactive_links:\n  - {product: NVIDIA H100, link: NVLINK, nodes: 1}",
+            "f.yaml: inactive_links[0].nodes: unknown key (valid here:"
+                + " link, links, product, source)"),
+        Arguments.of(
             "expected_ports:\n  - {reader: hccn_tool, speed: 400Gb/s}",
             "f.yaml: expected_ports[0].product: required: the start of the device name, e.g."
                 + " Ascend910_93"),
@@ -288,6 +307,28 @@ class ConfigLoaderTest {
                 .passive()
                 .reads(io.linkwatch.passive.PassiveSource.DCMI))
         .isFalse();
+  }
+
+  @Test
+  void inactiveLinksComeBeforeTheShippedRows() {
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            inactive_links:
+              - {product: NVIDIA H100, link: NVLINK, links: "12-15,17", source: 12 of 18 wired}
+              - {product: Ascend910_93, link: HCCS}
+            """);
+    assertThat(c.inactiveLinkTable())
+        .startsWith(
+            new io.linkwatch.verdict.InactiveLink(
+                "NVIDIA H100", "NVLINK", java.util.List.of(12, 13, 14, 15, 17), "12 of 18 wired"),
+            new io.linkwatch.verdict.InactiveLink(
+                "Ascend910_93", "HCCS", java.util.List.of(), "operator: linkwatch.yaml"))
+        .hasSize(2 + ExpectedFigureTable.SHIPPED_INACTIVE.size());
+    assertThat(c.inactiveLinkTable().get(0).describe())
+        .isEqualTo("NVIDIA H100 NVLINK links 12-15,17 (12 of 18 wired)");
+    assertThat(c.expectations().inactiveLinks()).isEqualTo(c.inactiveLinkTable());
   }
 
   @Test

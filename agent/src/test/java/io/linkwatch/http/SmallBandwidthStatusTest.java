@@ -21,7 +21,7 @@ class SmallBandwidthStatusTest {
       new ResultStore(clock, new SeriesHistory(Duration.ofMinutes(5)));
 
   private String render() {
-    return new StatusPage(List.of())
+    return new StatusPage(io.linkwatch.verdict.Expectations.of(List.of()))
         .render(
             io.linkwatch.state.StatusDocuments.of(store, null, Map.of()),
             new HistoryReferences(store.history(), clock::millis),

@@ -25,7 +25,7 @@ class StatusPageTest {
   final HistoryReferences history = new HistoryReferences(store.history(), clock::millis);
 
   String render() {
-    return new StatusPage(List.of())
+    return new StatusPage(io.linkwatch.verdict.Expectations.of(List.of()))
         .render(
             io.linkwatch.state.StatusDocuments.of(store, null, Map.of()),
             history,

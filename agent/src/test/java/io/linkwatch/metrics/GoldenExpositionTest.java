@@ -62,6 +62,12 @@ import org.junit.jupiter.api.Test;
 public class GoldenExpositionTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden/linkwatch.prom");
 
+  /** Device 0's HCCS link 1 is inactive by design, so the file shows the series that says so. */
+  static final java.util.List<io.linkwatch.verdict.InactiveLink> INACTIVE_BY_DESIGN =
+      java.util.List.of(
+          new io.linkwatch.verdict.InactiveLink(
+              "Ascend910_93", "HCCS", java.util.List.of(1), "golden fixture"));
+
   static String scrape(ResultStore store) throws Exception {
     return scrape(store, fixedPassive());
   }
@@ -70,7 +76,15 @@ public class GoldenExpositionTest {
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
         new LinkwatchCollector(
-            store, ProbeKind::write, defaultIntervals(), "1.2.3", "sim", 86400, passive, 15));
+            store,
+            ProbeKind::write,
+            defaultIntervals(),
+            "1.2.3",
+            "sim",
+            86400,
+            passive,
+            15,
+            INACTIVE_BY_DESIGN));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import com.google.gson.JsonParser;
 import io.linkwatch.status.StatusCodec;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.verdict.Verdict.State;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class VerdictTest {
@@ -130,6 +131,53 @@ class VerdictTest {
     assertThat(down.findings()).extracting(Verdict.Finding::code).containsExactly("LW-LINK-DOWN");
   }
 
+  /**
+   * Links a product leaves inactive by design read down at every read: with the row, neither down
+   * nor on fewer lanes is a finding, and a note says which links were left unjudged; without it the
+   * same host fails. A link the row does not list is still judged.
+   */
+  @Test
+  void linksInactiveByDesignAreNoFindingAndOnlyThoseListed() {
+    String links =
+        "{\"link\": \"4\", \"link_type\": \"HCCS\", \"peer\": \"4\", \"up\": false},"
+            + " {\"link\": \"5\", \"link_type\": \"HCCS\", \"peer\": \"5\", \"up\": true,"
+            + " \"lanes\": 1, \"lanes_max\": 4}";
+    JsonObject status = a3(165e9, links, "success");
+    List<InactiveLink> row =
+        List.of(new InactiveLink("Ascend910_93", "hccs", List.of(4, 5), "no HCCS on this SKU"));
+    Expectations withRow = new Expectations(io.linkwatch.config.ExpectedFigureTable.SHIPPED, row);
+
+    Verdict without = judge(status);
+    assertThat(without.state()).isEqualTo(State.FAIL);
+    assertThat(without.findings())
+        .extracting(Verdict.Finding::code)
+        .containsExactly("LW-LINK-DOWN", "LW-LINK-LANES");
+
+    Verdict with = Verdict.judge(doc(status), withRow);
+    assertThat(with.state()).isEqualTo(State.OK);
+    assertThat(with.findings()).isEmpty();
+    assertThat(with.firstLine("OK"))
+        .isEqualTo("OK - 2 devices, 1 p2p figures, 2 links: as expected");
+    assertThat(with.notes())
+        .containsExactly(
+            "2 links inactive by design, not judged: Ascend910_93 hccs links 4-5"
+                + " (no HCCS on this SKU)");
+
+    Expectations onlyFour =
+        new Expectations(
+            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            List.of(new InactiveLink("Ascend910_93", "HCCS", List.of(4), "one port unused")));
+    assertThat(Verdict.judge(doc(status), onlyFour).findings())
+        .extracting(Verdict.Finding::line)
+        .containsExactly("dev0 HCCS link 5 (to 5): LW-LINK-LANES 1 of 4 lanes");
+    // Another product's row changes nothing.
+    Expectations otherProduct =
+        new Expectations(
+            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            List.of(new InactiveLink("NVIDIA H100", "HCCS", List.of(), "not this host")));
+    assertThat(Verdict.judge(doc(status), otherProduct).state()).isEqualTo(State.FAIL);
+  }
+
   @Test
   void anNpuPortBelowItsSpeedWarnsAndAHostShortOfPortsAtSpeedFails() {
     JsonObject status = a3(165e9, SIO, "success");
@@ -208,7 +256,7 @@ class VerdictTest {
     Verdict v =
         Verdict.judge(
             doc(status),
-            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            Expectations.of(io.linkwatch.config.ExpectedFigureTable.SHIPPED),
             Verdict.Source.AGENT,
             java.util.List.of(),
             java.time.Instant.parse("2026-12-03T10:05:00Z"));
@@ -231,7 +279,7 @@ class VerdictTest {
     Verdict check =
         Verdict.judge(
             doc(status),
-            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            Expectations.of(io.linkwatch.config.ExpectedFigureTable.SHIPPED),
             Verdict.Source.CHECK,
             java.util.List.of());
     assertThat(check.state()).isEqualTo(State.UNKNOWN);
@@ -242,7 +290,7 @@ class VerdictTest {
     Verdict more =
         Verdict.judge(
             doc(a3(100e9, SIO, "success")),
-            io.linkwatch.config.ExpectedFigureTable.SHIPPED,
+            Expectations.of(io.linkwatch.config.ExpectedFigureTable.SHIPPED),
             Verdict.Source.CHECK,
             java.util.List.of(
                 new Verdict.Finding("LW-TIMEOUT", State.UNKNOWN, "check quick", "no time left")));
