@@ -1,8 +1,11 @@
 package io.linkwatch.http;
 
+import io.linkwatch.passive.LinkState;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
+import io.linkwatch.verdict.InactiveLink;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,16 +17,22 @@ import java.util.TreeMap;
  * reference figure of each series.
  *
  * @param targets every {@code probe|target} the document has a run of
+ * @param downLinks the device pairs (lower device first) joined by a link the vendor library reads
+ *     down, with which link it is: e.g. {@code [0, 3] -> "dev0 HCCS link 3"}; links a product
+ *     leaves inactive by design are not among them
  */
 record StatusFacts(
     List<TargetEntry.Figure> figures,
     Map<Integer, String> names,
     List<TargetEntry> all,
     Set<String> targets,
-    Map<String, HistoryReferences.Reference> references) {
+    Map<String, HistoryReferences.Reference> references,
+    Map<List<Integer>, String> downLinks) {
 
   static StatusFacts of(
-      StatusDocument status, Map<String, HistoryReferences.Reference> references) {
+      StatusDocument status,
+      Map<String, HistoryReferences.Reference> references,
+      List<InactiveLink> inactiveLinks) {
     Map<Integer, String> names = new TreeMap<>();
     Set<String> targets = new HashSet<>();
     for (TargetEntry t : status.targets()) {
@@ -35,7 +44,41 @@ record StatusFacts(
         names.put(d.device(), d.name() == null ? "" : d.name());
       }
     }
-    return new StatusFacts(figures, names, status.targets(), targets, references);
+    Map<List<Integer>, String> down = new TreeMap<>(PAIR);
+    status
+        .passiveSection()
+        .ifPresent(
+            p -> {
+              for (PassiveSection.Device d : p.devices()) {
+                for (LinkState l : d.links()) {
+                  Integer peer = deviceIndex(l.peer());
+                  if (Boolean.FALSE.equals(l.up())
+                      && peer != null
+                      && InactiveLink.find(
+                              inactiveLinks, names.get(d.device()), l.linkType(), l.link())
+                          .isEmpty()) {
+                    down.putIfAbsent(
+                        List.of(Math.min(d.device(), peer), Math.max(d.device(), peer)),
+                        "dev" + d.device() + " " + l.linkType() + " link " + l.link());
+                  }
+                }
+              }
+            });
+    return new StatusFacts(figures, names, status.targets(), targets, references, down);
+  }
+
+  private static final java.util.Comparator<List<Integer>> PAIR =
+      java.util.Comparator.<List<Integer>>comparingInt(l -> l.get(0))
+          .thenComparingInt(l -> l.get(1));
+
+  /** A link's peer as a device index; null for a switch or anything else that is not one. */
+  private static Integer deviceIndex(String peer) {
+    return peer != null && peer.matches("[0-9]{1,4}") ? Integer.valueOf(peer) : null;
+  }
+
+  /** The link between {@code a} and {@code b} that reads down, if one does. */
+  String downLink(int a, int b) {
+    return downLinks.get(List.of(Math.min(a, b), Math.max(a, b)));
   }
 
   /** The probe's targets whose last run did not succeed, by target. */

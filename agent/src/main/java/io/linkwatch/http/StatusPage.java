@@ -71,7 +71,7 @@ final class StatusPage {
    * against {@code history} where no expected figure applies.
    */
   String render(StatusDocument status, HistoryReferences history, Instant now, int refreshSeconds) {
-    StatusFacts facts = StatusFacts.of(status, history.get());
+    StatusFacts facts = StatusFacts.of(status, history.get(), expected.inactiveLinks());
     return StatusTemplates.render(
         history.version(),
         refreshSeconds,
@@ -210,6 +210,12 @@ final class StatusPage {
       String link = f.link() == null ? "" : f.link();
       String series = SeriesId.id(probe, f.target(), "bandwidth", size);
       Judgement j = judge.judge(facts, series, bps, false, facts.names().get(s), link, probe, size);
+      String down = facts.downLink(s, d);
+      if (down != null) {
+        // The pair's own link is down: the copies took another path, and a history made of
+        // that path's figures would paint them as fine.
+        j = new Judgement(CellJudge.State.LOW, down + " reads down: " + j.why());
+      }
       return figureCell(j, gbps(bps), link, bad, f.target(), pair, series);
     } else if (bad != null) {
       return Cell.failed(pair, StatusFacts.why(bad), bad.resultLabel());

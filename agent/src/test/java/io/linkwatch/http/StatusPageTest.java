@@ -3,13 +3,19 @@ package io.linkwatch.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linkwatch.history.SeriesHistory;
+import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.hosttransfer.HostTransferBandwidth;
 import io.linkwatch.probe.p2p.P2pBandwidth;
+import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
+import io.linkwatch.runtime.telemetry.DeviceLinks;
+import io.linkwatch.runtime.telemetry.LinkReading;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.testing.HandClock;
+import io.linkwatch.verdict.Expectations;
+import io.linkwatch.verdict.InactiveLink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -62,6 +68,59 @@ class StatusPageTest {
                     "0->1",
                     0.1,
                     List.of(new P2pBandwidth(0, 1, "HCCS", 1 << 20, gbps * 1e9, 1))))));
+  }
+
+  /**
+   * A pair whose own link reads down is low, whatever its figure's history says: the copies took
+   * another path, and a history made of that path's figures painted them ok. A link its product
+   * leaves inactive by design is not painted.
+   */
+  @Test
+  void aPairWhoseLinkReadsDownIsLowWhateverItsHistory() {
+    store.record(
+        ProbeRun.of(
+            "topology",
+            List.of(
+                TargetResult.success(
+                    "dev0",
+                    0.1,
+                    List.of(new DeviceInfo(0, "Ascend910B3", 0, 0, "", 64L << 30, null))))));
+    for (int i = 0; i < 3; i++) {
+      p2p(30);
+      clock.now = clock.now.plus(Duration.ofMinutes(5));
+    }
+    p2p(30);
+    assertThat(cell(render())).first().as("against its own history").isEqualTo("ok");
+
+    PassiveStore passive = new PassiveStore(clock);
+    passive.recordLinks(
+        new DeviceLinks(
+            0,
+            "dcmi",
+            null,
+            List.of(new LinkReading("1", "HCCS", "1", false, null, null, 32, 20, null, null, null)),
+            null,
+            null,
+            null,
+            null,
+            null));
+    List<String> down = cell(render(Expectations.of(List.of()), passive));
+    assertThat(down.get(0)).isEqualTo("low");
+    assertThat(down.get(1)).startsWith("dev0 HCCS link 1 reads down: ");
+
+    Expectations byDesign =
+        new Expectations(
+            List.of(), List.of(new InactiveLink("Ascend910B", "HCCS", List.of(1), "not wired")));
+    assertThat(cell(render(byDesign, passive))).first().isEqualTo("ok");
+  }
+
+  String render(Expectations expectations, PassiveStore passive) {
+    return new StatusPage(expectations)
+        .render(
+            io.linkwatch.state.StatusDocuments.of(store, passive, Map.of()),
+            history,
+            clock.instant(),
+            5);
   }
 
   @Test
