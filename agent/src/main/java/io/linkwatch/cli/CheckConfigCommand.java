@@ -4,7 +4,6 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.ProbeConfig;
-import io.linkwatch.host.CpuList;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.ProbeLock;
 import io.linkwatch.probe.Preflight;
@@ -154,7 +153,7 @@ final class CheckConfigCommand implements Callable<Integer> {
             String.valueOf(i + 1),
             l.product(),
             l.linkType(),
-            l.links().isEmpty() ? "all" : CpuList.format(l.links()),
+            l.linkList(),
             i < ownInactive ? "config" : "shipped",
             l.source());
       }

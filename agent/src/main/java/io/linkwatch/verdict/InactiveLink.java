@@ -38,6 +38,11 @@ public record InactiveLink(String product, String linkType, List<Integer> links,
         && (links.isEmpty() || links.stream().anyMatch(l -> String.valueOf(l).equals(link)));
   }
 
+  /** The link indices as the row lists them, e.g. {@code 12-17}; {@code all} for every link. */
+  public String linkList() {
+    return links.isEmpty() ? "all" : CpuList.format(links);
+  }
+
   /** The first row of {@code table} for this link of a device of this name. */
   public static Optional<InactiveLink> find(
       List<InactiveLink> table, String deviceName, String type, String link) {
@@ -49,7 +54,7 @@ public record InactiveLink(String product, String linkType, List<Integer> links,
     return product
         + " "
         + linkType
-        + (links.isEmpty() ? " every link" : " links " + CpuList.format(links))
+        + (links.isEmpty() ? " every link" : " links " + linkList())
         + " ("
         + source
         + ")";
