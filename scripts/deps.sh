@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
-# systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), chromium, man-db, groff, and Slurm (slurmctld, slurmd, the clients,
-# munge); with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
+# systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), chromium, man-db, groff, Slurm (slurmctld, slurmd, the clients,
+# munge), and VictoriaMetrics (victoria-metrics, vmagent, vmalert); with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
 need=()
@@ -32,6 +32,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 &&
     command -v sbatch >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 ||
     need+=(slurmctld slurmd slurm-client munge)
+  # VictoriaMetrics, vmagent and vmalert for the large-fleet deployment's test (deploy/large-fleet).
+  command -v victoria-metrics >/dev/null 2>&1 && command -v vmagent >/dev/null 2>&1 &&
+    command -v vmalert >/dev/null 2>&1 || need+=(victoria-metrics)
 fi
 if [ "${1:-}" = "--image" ]; then
   # scripts/image.sh (root file system, OCI image) and its check with a container runtime.
@@ -48,4 +51,8 @@ if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${need[@]}"
+  # The package enables a store on :8428 for the whole machine; the tests start their own.
+  if [[ " ${need[*]} " == *" victoria-metrics "* ]] && [ -d /run/systemd/system ]; then
+    systemctl disable --now victoria-metrics >/dev/null 2>&1 || true
+  fi
 fi

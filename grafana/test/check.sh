@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Checks everything under grafana/: rules syntax, rule unit tests, the dashboards, the example
-# Prometheus and Alertmanager configs, the notification templates, and the live-test config
-# transform. Needs promtool (Debian: prometheus), amtool (Debian: prometheus-alertmanager) and
-# python3 (standard library only). Prints one line per check and a final "N passed, M failed".
+# Checks everything under grafana/: rules syntax (promtool, and vmalert for VictoriaMetrics), rule
+# unit tests, the dashboards, the example Prometheus and Alertmanager configs, the scrape config of
+# deploy/large-fleet, the notification templates, and the live-test config transform. Needs
+# promtool (Debian: prometheus), amtool (Debian: prometheus-alertmanager), vmalert and vmagent
+# (Debian: victoria-metrics) and python3 (standard library only). Prints one line per check and a final "N passed, M failed".
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
@@ -59,7 +60,34 @@ bad = [f"{a}: no firing case" for a in alerts if a not in firing] + [f"{a}: no q
 print("\n".join(bad) or f"{len(alerts)} alerts have firing and quiet cases")
 sys.exit(1 if bad else 0)
 PY
+# The same rules evaluated by vmalert against VictoriaMetrics (deploy/large-fleet): MetricsQL
+# parses every expression and vmalert's templates render every annotation.
+if command -v vmalert >/dev/null; then
+  run "vmalert -dryRun alerts/linkwatch.rules.yml (MetricsQL and vmalert's templates)" \
+    vmalert -dryRun -rule=alerts/linkwatch.rules.yml
+  run "vmalert -dryRun on live-config.py output" \
+    sh -c "python3 test/live-config.py alerts/linkwatch.rules.yml '$tmp/vm-live.rules.yml' 2>/dev/null && vmalert -dryRun -rule='$tmp/vm-live.rules.yml'"
+else
+  failed=$((failed + 1)); echo "FAIL vmalert not found (apt-get install victoria-metrics)"
+fi
 run "promtool check config prometheus.yml (and its file_sd targets)" promtool check config prometheus.yml
+run "the linkwatch job of deploy/large-fleet/scrape.yml is prometheus.yml's, word for word" \
+  python3 - prometheus.yml ../deploy/large-fleet/scrape.yml <<'PY'
+import re, sys
+def job(path):
+    m = re.search(r"^  - job_name: linkwatch\n(?:(?:    .*|[ \t]*)\n)*", open(path, encoding="utf-8").read(), re.M)
+    if not m: sys.exit(f"{path}: no linkwatch job")
+    return m.group(0).rstrip()
+a, b = job(sys.argv[1]), job(sys.argv[2])
+if a != b:
+    import difflib
+    sys.exit("\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), sys.argv[1], sys.argv[2], lineterm="")))
+print("same job")
+PY
+if command -v vmagent >/dev/null; then
+  run "vmagent -promscrape.config.dryRun ../deploy/large-fleet/scrape.yml" \
+    sh -c "cd ../deploy/large-fleet && vmagent -promscrape.config=scrape.yml -promscrape.config.dryRun"
+fi
 run "amtool check-config alertmanager/alertmanager.yml (and its templates)" amtool check-config alertmanager/alertmanager.yml
 
 # notification templates: rendered on a fixture notification (one firing link alert, one resolved

@@ -74,22 +74,19 @@ class FleetLiveTest {
 
   @Test
   void fleetAlertCatchesTheNewBadHostAndTheBaselineAlertTheOneThatDegraded() throws Exception {
-    Path profile = dir.resolve("a3-low-latency.profile");
-    String a3 = Files.readString(Path.of("..", "native", "profiles", "atlas-800t-a3.profile"));
-    String sio = "link 0 1 SIO bandwidth 190GB/s latency 0.21ms";
-    assertThat(a3).contains(sio);
-    Files.writeString(profile, a3.replace(sio, "link 0 1 SIO bandwidth 190GB/s latency 0.01ms"));
+    Path profile = lowLatencyA3(dir);
     // A 5-minute baseline window instead of the live default's 2: host 1's bad samples must not
     // become its own baseline (more than half the window) before its fault is cleared, or the
     // fleet alert would rightly take over for it.
     Path rules = LiveRules.write(dir, "--range", "7d=5m", "--range", "15m=30s");
 
-    List<AgentProcess> agents = startAgents(profile);
+    // Degraded from the very first run: no healthy history exists for host 0.
+    List<AgentProcess> agents = startAgents(dir, profile, 0);
     try (WebhookReceiver hook = WebhookReceiver.start();
         AlertmanagerServer am =
             AlertmanagerServer.start(dir, AlertmanagerServer.liveConfig(hook.url(), true));
         PrometheusServer prometheus =
-            PrometheusServer.startFileSd(dir, targets(agents), "2s", am.port(), rules)) {
+            PrometheusServer.startFileSd(dir, targets(dir, agents), "2s", am.port(), rules)) {
       String bad = instance(agents.get(0));
       String degrading = instance(agents.get(1));
       long[] cpuAtStart = cpuTicks(agents);
@@ -169,13 +166,23 @@ class FleetLiveTest {
     }
   }
 
-  private List<AgentProcess> startAgents(Path profile) throws Exception {
+  /** The sim's A3 with the SIO latency lowered (see the class comment). */
+  static Path lowLatencyA3(Path dir) throws Exception {
+    Path profile = dir.resolve("a3-low-latency.profile");
+    String a3 = Files.readString(Path.of("..", "native", "profiles", "atlas-800t-a3.profile"));
+    String sio = "link 0 1 SIO bandwidth 190GB/s latency 0.21ms";
+    assertThat(a3).contains(sio);
+    Files.writeString(profile, a3.replace(sio, "link 0 1 SIO bandwidth 190GB/s latency 0.01ms"));
+    return profile;
+  }
+
+  /** {@link #HOSTS} agents started side by side; host {@code degraded} (if any) slow from start. */
+  static List<AgentProcess> startAgents(Path dir, Path profile, int degraded) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(HOSTS);
     List<Future<AgentProcess>> starting = new ArrayList<>();
     for (int i = 0; i < HOSTS; i++) {
       Path home = Files.createDirectories(dir.resolve("host-" + i));
-      if (i == 0) {
-        // Degraded from the very first run: no healthy history exists for host 0.
+      if (i == degraded) {
         SimControl.write(SimControl.forProcess(home), "link 0 1 scale 0.6");
       }
       starting.add(
@@ -200,7 +207,7 @@ class FleetLiveTest {
   }
 
   /** The file_sd file: one group per rack of four hosts, all in cluster east. */
-  private Path targets(List<AgentProcess> agents) throws Exception {
+  static Path targets(Path dir, List<AgentProcess> agents) throws Exception {
     StringBuilder sd = new StringBuilder();
     for (int rack = 0; rack < 2; rack++) {
       sd.append("- targets: [");

@@ -53,7 +53,7 @@ public final class LiveRules {
   }
 
   /** Waits until {@code q} returns at least {@code atLeast} series. */
-  public static JsonNode awaitQuery(PrometheusServer p, String q, int atLeast, Duration timeout)
+  public static JsonNode awaitQuery(QueryApi p, String q, int atLeast, Duration timeout)
       throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     JsonNode r = p.query(q);
@@ -66,18 +66,16 @@ public final class LiveRules {
   }
 
   /** Waits until alert {@code name} is pending or firing; returns its instances. */
-  public static JsonNode awaitAlert(PrometheusServer p, String name, Duration timeout)
-      throws Exception {
+  public static JsonNode awaitAlert(QueryApi p, String name, Duration timeout) throws Exception {
     return await(p, name, false, timeout);
   }
 
   /** Waits until alert {@code name} is firing (its `for` has passed); returns its instances. */
-  public static JsonNode awaitFiring(PrometheusServer p, String name, Duration timeout)
-      throws Exception {
+  public static JsonNode awaitFiring(QueryApi p, String name, Duration timeout) throws Exception {
     return await(p, name, true, timeout);
   }
 
-  private static JsonNode await(PrometheusServer p, String name, boolean firing, Duration timeout)
+  private static JsonNode await(QueryApi p, String name, boolean firing, Duration timeout)
       throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
@@ -101,7 +99,7 @@ public final class LiveRules {
   }
 
   /** A Prometheus that has not scraped yet holds LinkwatchAgentDown pending for a moment. */
-  public static void awaitNoAlerts(PrometheusServer p, Duration timeout) throws Exception {
+  public static void awaitNoAlerts(QueryApi p, Duration timeout) throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     while (!names(p.alerts()).isEmpty() && System.nanoTime() < end) {
       Thread.sleep(500);

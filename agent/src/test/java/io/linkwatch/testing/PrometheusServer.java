@@ -16,7 +16,7 @@ import java.util.List;
  * A real Prometheus server (Debian's package) on 127.0.0.1, with a test-owned data directory,
  * scraping the agent and evaluating the rule files it is given.
  */
-public final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer implements AutoCloseable, QueryApi {
   private final ServerProcess server;
 
   private PrometheusServer(ServerProcess server) {
@@ -109,6 +109,7 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   /** The {@code data.result} array of an instant query. */
+  @Override
   public JsonNode query(String promql) throws Exception {
     JsonNode body =
         JsonTrees.MAPPER.readTree(
@@ -128,6 +129,7 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   /** Every alert Prometheus holds now, pending or firing. */
+  @Override
   public JsonNode alerts() throws Exception {
     return JsonTrees.MAPPER.readTree(server.get("/api/v1/alerts").body()).get("data").get("alerts");
   }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A server binary of the Prometheus family (Prometheus, Alertmanager) as a child process on a
- * loopback port: started with its output in a log file, ready once {@code /-/ready} answers 200,
- * stopped with SIGTERM (then SIGKILL) on close.
+ * A server binary of the Prometheus family (Prometheus, Alertmanager, VictoriaMetrics and its
+ * vmagent and vmalert) as a child process on a loopback port: started with its output in a log
+ * file, ready once its readiness path answers 200, stopped with SIGTERM (then SIGKILL) on close.
  */
 final class ServerProcess implements AutoCloseable {
   private final Process process;
@@ -29,13 +29,20 @@ final class ServerProcess implements AutoCloseable {
   /** Runs {@code command}, which must listen on {@code port}; waits until it is ready. */
   static ServerProcess start(List<String> command, int port, Path log, Duration readyWithin)
       throws Exception {
+    return start(command, port, log, readyWithin, "/-/ready");
+  }
+
+  /** As above, ready once {@code readyPath} answers 200 (VictoriaMetrics' binaries: /health). */
+  static ServerProcess start(
+      List<String> command, int port, Path log, Duration readyWithin, String readyPath)
+      throws Exception {
     Process p =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     ServerProcess server = new ServerProcess(p, port);
     long end = System.nanoTime() + readyWithin.toNanos();
     while (System.nanoTime() < end && p.isAlive()) {
       try {
-        if (server.get("/-/ready").statusCode() == 200) {
+        if (server.get(readyPath).statusCode() == 200) {
           return server;
         }
       } catch (IOException e) {
