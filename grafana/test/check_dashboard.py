@@ -39,13 +39,19 @@ What it checks, per panel (every problem names the panel):
               queries it applies to.
 
 Only the standard library is used. Output: one line per check; exit status 1 if any failed.
-Usage: check_dashboard.py DASHBOARD.json RULES.yml  (prints "PASS/FAIL ..." lines and a summary
+With --victoria, the data checks run a second time against VictoriaMetrics' query API: the same
+fixture imported into a store of its own, the rules replayed over it by `vmalert -replay`
+(victoria.py), each expression an instant query at the same time. That is what the fleet
+dashboard reads in deploy/large-fleet.
+
+Usage: check_dashboard.py DASHBOARD.json RULES.yml [--victoria]  (prints "PASS/FAIL ..." lines and a summary
 line "dashboard: N passed, M failed").
 """
 import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -709,7 +715,34 @@ def main():
     for an, (message, shown) in names.items():
         check(an not in empty, message
               + ("" if an not in empty else f" — {'error: ' + errors[an] if an in errors else 'empty result'} for: {shown}"))
+    if "--victoria" in sys.argv[3:]:
+        check_on_victoria(spec, rules_path, probes)
     return finish()
+
+
+def check_on_victoria(spec, rules_path, probes):
+    """The same data checks against VictoriaMetrics' query API (deploy/large-fleet): the fixture in
+    a store of its own, the rules replayed over it by vmalert, every probe an instant query at the
+    same evaluation time (150 minutes)."""
+    import victoria
+    missing = [b for b in ("victoria-metrics", "vmalert") if not shutil.which(b)]
+    if missing:
+        check(False, f"VictoriaMetrics: {', '.join(missing)} not found (apt-get install victoria-metrics)")
+        return
+    try:
+        store = victoria.Store(spec["fixture"](), rules_path, eval_minutes=150)
+    except Exception as e:  # a store or replay that fails is one failed check, with its output
+        check(False, f"VictoriaMetrics: fixture store and rule replay: {e}")
+        return
+    try:
+        for message, e, shown in probes:
+            try:
+                got = store.query(f"count({e}) > 0")
+                check(bool(got), f"{message} (VictoriaMetrics)" + ("" if got else f" — empty result for: {shown}"))
+            except RuntimeError as err:
+                check(False, f"{message} (VictoriaMetrics) — error: {err} for: {shown}")
+    finally:
+        store.close()
 
 
 def finish():
