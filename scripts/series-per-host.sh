@@ -9,7 +9,11 @@
 # Usage: scripts/series-per-host.sh [SIM_PROFILE]   (default: the sim's A3, two dies)
 #   e.g. scripts/series-per-host.sh native/profiles/8x910b-hccs.profile
 #        BACKEND=sim-cuda scripts/series-per-host.sh   (the sim's 8 x H200, 18 NVLinks each)
-# Env: JAR (default agent/target/linkwatch.jar, built if missing), BACKEND (sim or sim-cuda).
+#        EDIT='s/link_counters: per_link/link_counters: per_device/' scripts/series-per-host.sh
+#          (a knob of docs/performance.md, "Series budget": EDIT is one more sed expression on the
+#          packaged config)
+# Env: JAR (default agent/target/linkwatch.jar, built if missing), BACKEND (sim or sim-cuda), EDIT,
+#      SAVE (a path: the last exposition is kept there, e.g. for scripts/store-bench.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=${JAR:-agent/target/linkwatch.jar}
@@ -20,8 +24,11 @@ trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "
 sed -e 's/^listen: .*/listen: 127.0.0.1:0/' -e "s/^backend: .*/backend: ${BACKEND:-sim}/" \
     -e 's/^budget: .*/budget: 0.9/' \
     -e 's/^\(    warmup: \).*/\11/' -e 's/^\(    iterations: \).*/\12/' \
-    -e 's/^\(  command: \).*/\1[false]/' \
+    -e 's/^\(  command: \).*/\1[false]/' ${EDIT:+-e "$EDIT"} \
     systemd/linkwatch.yaml >"$tmp/linkwatch.yaml"
+if [ -n "${EDIT:-}" ] && cmp -s <(sed -e "$EDIT" systemd/linkwatch.yaml) systemd/linkwatch.yaml; then
+  echo "EDIT changed nothing in systemd/linkwatch.yaml: $EDIT" >&2; exit 2
+fi
 ${1:+export LINKWATCH_SIM_PROFILE=$(realpath "$1")}
 java -jar "$jar" run --config "$tmp/linkwatch.yaml" >"$tmp/out" 2>&1 &
 pid=$!
@@ -48,6 +55,7 @@ sleep 5
 curl -fsS "$url" >"$tmp/metrics"
 curl -fsS -H 'Accept-Encoding: gzip' --output "$tmp/metrics.gz" "$url"
 
+[ -z "${SAVE:-}" ] || cp "$tmp/metrics" "$SAVE"
 series=$(grep -vc '^#' "$tmp/metrics")
 echo "backend: ${BACKEND:-sim}; profile: ${1:-built-in default of the face (sim: A3, two dies; sim-cuda: 8 x H200)}"
 echo "devices: $(grep -c '^linkwatch_device_info{' "$tmp/metrics"); p2p pairs: $(grep -c '^linkwatch_link_info{' "$tmp/metrics")"

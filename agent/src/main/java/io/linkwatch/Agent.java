@@ -9,6 +9,7 @@ import io.linkwatch.kubelet.PodHolderLookup;
 import io.linkwatch.kubelet.PodResourcesClient;
 import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
+import io.linkwatch.metrics.PassiveExposition;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveStore;
@@ -106,9 +107,14 @@ public final class Agent implements AutoCloseable {
             BuildInfo.version(),
             config.backend().id(),
             config.busy().alertAfter().toMillis() / 1e3,
-            passiveStore,
-            passiveConfig.interval().toMillis() / 1e3,
-            config.inactiveLinkTable()));
+            passiveStore == null
+                ? null
+                : new PassiveExposition(
+                    passiveStore,
+                    passiveConfig.interval().toMillis() / 1e3,
+                    config.inactiveLinkTable(),
+                    config.series().linkCounters()),
+            config.series().probeHealth()));
     AgentSelfMetrics.register(registry);
     // Which pod holds a busy device: asked of the kubelet after a run found one, never waited for.
     PodHolderLookup pods =

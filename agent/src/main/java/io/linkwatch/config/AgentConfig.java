@@ -26,6 +26,7 @@ import java.util.Map;
  * @param inactiveLinks the operator's links inactive by design ({@code inactive_links}), matched
  *     before the shipped rows
  * @param podResources where the kubelet is asked which pod holds a busy device
+ * @param series the knobs that cut the series this host exposes ({@code series:})
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -42,7 +43,8 @@ public record AgentConfig(
     List<io.linkwatch.verdict.ExpectedFigure> expected,
     List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
     List<io.linkwatch.verdict.InactiveLink> inactiveLinks,
-    PodResourcesSettings podResources) {
+    PodResourcesSettings podResources,
+    SeriesSettings series) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -97,7 +99,8 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
-        podResources);
+        podResources,
+        series);
   }
 
   public AgentConfig withBackend(Backend b) {
@@ -116,7 +119,8 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
-        podResources);
+        podResources,
+        series);
   }
 
   public AgentConfig withWeb(WebSettings w) {
@@ -135,6 +139,7 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
-        podResources);
+        podResources,
+        series);
   }
 }

@@ -224,6 +224,18 @@ public final class ConfigLoader {
     for (ConfigNode row : root.mappings("inactive_links")) {
       InactiveLinkReader.read(row).ifPresent(inactiveLinks::add);
     }
+    ConfigNode seriesNode = root.mapping("series");
+    SeriesSettings series =
+        new SeriesSettings(
+            seriesNode.scalar(
+                "link_counters",
+                SeriesSettings.DEFAULTS.linkCounters(),
+                SeriesSettings.LinkCounters::parse),
+            seriesNode.scalar(
+                "probe_health",
+                SeriesSettings.DEFAULTS.probeHealth(),
+                SeriesSettings.ProbeHealth::parse));
+    seriesNode.rejectUnknown();
     root.rejectUnknown();
     return new AgentConfig(
         listen,
@@ -240,7 +252,8 @@ public final class ConfigLoader {
         expected,
         expectedPorts,
         inactiveLinks,
-        podResources);
+        podResources,
+        series);
   }
 
   private static PassiveConfig readPassive(ConfigNode node, Problems problems) {

@@ -1,16 +1,21 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.config.SeriesSettings.ProbeHealth;
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Every probe's health, per target, whatever it measures, e.g.
+ * Every probe's health, per target (or per probe, {@code series.probe_health: per_probe}), whatever
+ * it measures, e.g.
  *
  * <pre>
  * linkwatch_probe_success{probe="p2p",target="0->1"} 1.0
@@ -43,24 +48,36 @@ final class HealthMetrics {
 
   private HealthMetrics() {}
 
-  static void write(List<TargetStatus> statuses, MetricFamilies f) {
+  static void write(List<TargetStatus> statuses, ProbeHealth health, MetricFamilies f) {
     MetricFamilies.Gauge success =
-        f.gauge(SUCCESS, "1 if the probe's last run for the target succeeded.", null);
+        f.gauge(
+            SUCCESS,
+            "1 if the probe's last run for the target succeeded (per probe: for every target).",
+            null);
     MetricFamilies.Gauge duration =
-        f.gauge(DURATION, "Wall time of the probe's last run for the target.", Unit.SECONDS);
+        f.gauge(
+            DURATION,
+            "Wall time of the probe's last run for the target (per probe: the longest).",
+            Unit.SECONDS);
     MetricFamilies.Gauge lastSuccess =
-        f.gauge(LAST_SUCCESS, "Unix time of the probe's last successful run for the target.", null);
+        f.gauge(
+            LAST_SUCCESS,
+            "Unix time of the probe's last successful run for the target (per probe: the oldest).",
+            null);
     MetricFamilies.Gauge deferred =
         f.gauge(
             DEFERRED,
             "1 while the target waits for an idle device: its last try was skipped or discarded"
-                + " because a device it needs ran other work.",
+                + " because a device it needs ran other work (per probe: any target).",
             null);
     MetricFamilies.Gauge deferredSince =
         f.gauge(
-            DEFERRED_SINCE, "Unix time the target's current wait for an idle device began.", null);
+            DEFERRED_SINCE,
+            "Unix time the target's current wait for an idle device began (per probe: the"
+                + " earliest).",
+            null);
     for (TargetStatus s : statuses) {
-      String[] labels = {"probe", s.probe(), "target", s.target()};
+      // Per target in both modes: it exists only while a target fails, and names it.
       if (!s.succeeded() && !s.call().isEmpty()) {
         f.info(
             FAILED_CALL,
@@ -73,16 +90,75 @@ final class HealthMetrics {
             "call",
             s.call());
       }
-      success.add(s.succeeded() ? 1 : 0, labels);
-      duration.add(s.durationSeconds(), labels);
-      if (s.lastSuccessEpochSeconds() > 0) {
-        lastSuccess.add(s.lastSuccessEpochSeconds(), labels);
+    }
+    for (Health h : health == ProbeHealth.PER_PROBE ? perProbe(statuses) : perTarget(statuses)) {
+      success.add(h.succeeded() ? 1 : 0, h.labels());
+      duration.add(h.durationSeconds(), h.labels());
+      if (h.lastSuccessEpochSeconds() > 0) {
+        lastSuccess.add(h.lastSuccessEpochSeconds(), h.labels());
       }
-      deferred.add(s.deferred() ? 1 : 0, labels);
-      if (s.deferred()) {
-        deferredSince.add(s.deferredSinceEpochSeconds(), labels);
+      deferred.add(h.deferredSinceEpochSeconds() > 0 ? 1 : 0, h.labels());
+      if (h.deferredSinceEpochSeconds() > 0) {
+        deferredSince.add(h.deferredSinceEpochSeconds(), h.labels());
       }
     }
+  }
+
+  /** One set of health series: a target's, or a probe's targets folded into their worst. */
+  private record Health(
+      String[] labels,
+      boolean succeeded,
+      double durationSeconds,
+      double lastSuccessEpochSeconds,
+      double deferredSinceEpochSeconds) {}
+
+  private static List<Health> perTarget(List<TargetStatus> statuses) {
+    List<Health> out = new ArrayList<>();
+    for (TargetStatus s : statuses) {
+      out.add(
+          new Health(
+              new String[] {"probe", s.probe(), "target", s.target()},
+              s.succeeded(),
+              s.durationSeconds(),
+              s.lastSuccessEpochSeconds(),
+              s.deferredSinceEpochSeconds()));
+    }
+    return out;
+  }
+
+  /**
+   * Each probe's targets folded into the worst: succeeded only if every target's last run did, the
+   * longest run, the oldest last success (absent until every target has one: a target that never
+   * succeeded is the failing alert's, as it is per target), the earliest wait that still goes on.
+   */
+  private static List<Health> perProbe(List<TargetStatus> statuses) {
+    Map<String, List<TargetStatus>> byProbe = new TreeMap<>();
+    statuses.forEach(s -> byProbe.computeIfAbsent(s.probe(), p -> new ArrayList<>()).add(s));
+    List<Health> out = new ArrayList<>();
+    byProbe.forEach(
+        (probe, targets) -> {
+          boolean everySucceeded = targets.stream().allMatch(TargetStatus::succeeded);
+          double longest =
+              targets.stream().mapToDouble(TargetStatus::durationSeconds).max().orElse(0);
+          boolean everyHasSuccess = targets.stream().allMatch(t -> t.lastSuccessEpochSeconds() > 0);
+          double oldest =
+              everyHasSuccess
+                  ? targets.stream()
+                      .mapToDouble(TargetStatus::lastSuccessEpochSeconds)
+                      .min()
+                      .orElse(0)
+                  : 0;
+          double earliestWait =
+              targets.stream()
+                  .filter(TargetStatus::deferred)
+                  .mapToDouble(TargetStatus::deferredSinceEpochSeconds)
+                  .min()
+                  .orElse(0);
+          out.add(
+              new Health(
+                  new String[] {"probe", probe}, everySucceeded, longest, oldest, earliestWait));
+        });
+    return out;
   }
 
   /** What the alert rules need to know about the agent's own settings. */
@@ -135,11 +211,23 @@ final class HealthMetrics {
     f.add(b.build());
   }
 
-  static void writeRuns(Map<ResultStore.RunKey, Long> runCounts, MetricFamilies f) {
+  static void writeRuns(
+      Map<ResultStore.RunKey, Long> runCounts, ProbeHealth health, MetricFamilies f) {
+    String help =
+        "Probe runs by target and result (success, error, timeout, skipped_busy,"
+            + " skipped_budget, skipped_device_busy, discarded_device_busy); per probe: summed over"
+            + " its targets.";
+    if (health == ProbeHealth.PER_PROBE) {
+      // A sum of counters is a counter: each only grows, and they restart together with the agent.
+      Map<List<String>, Long> summed = new LinkedHashMap<>();
+      runCounts.forEach(
+          (k, n) -> summed.merge(List.of(k.probe(), k.result().label()), n, Long::sum));
+      f.counter(RUNS, help, summed, k -> new String[] {"probe", k.get(0), "result", k.get(1)});
+      return;
+    }
     f.counter(
         RUNS,
-        "Probe runs by target and result (success, error, timeout, skipped_busy,"
-            + " skipped_budget, skipped_device_busy, discarded_device_busy).",
+        help,
         runCounts,
         key ->
             new String[] {

@@ -1,12 +1,11 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.config.SeriesSettings.ProbeHealth;
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.metrics.families.MetricWriter;
-import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
-import io.linkwatch.verdict.InactiveLink;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
@@ -37,9 +36,8 @@ public final class LinkwatchCollector implements MultiCollector {
   private final String version;
   private final String backend;
   private final double deferredAlertAfterSeconds;
-  private final PassiveStore passive;
-  private final double passiveIntervalSeconds;
-  private final List<InactiveLink> inactiveLinks;
+  private final PassiveExposition passive;
+  private final ProbeHealth probeHealth;
 
   /**
    * @param deferredAlertAfterSeconds how long a target may wait for an idle device before the alert
@@ -60,15 +58,13 @@ public final class LinkwatchCollector implements MultiCollector {
         backend,
         deferredAlertAfterSeconds,
         null,
-        0,
-        List.of());
+        ProbeHealth.PER_TARGET);
   }
 
   /**
-   * @param passive the passive readings, or null when passive watching is off
-   * @param passiveIntervalSeconds {@code passive.interval}
-   * @param inactiveLinks the links products leave inactive by design ({@code inactive_links} and
-   *     the shipped rows), marked on their link series
+   * @param passive the passive readings and how to show them, or null when watching is off
+   * @param probeHealth the probes' health series per target or per probe ({@code
+   *     series.probe_health})
    */
   public LinkwatchCollector(
       ResultStore store,
@@ -77,12 +73,10 @@ public final class LinkwatchCollector implements MultiCollector {
       String version,
       String backend,
       double deferredAlertAfterSeconds,
-      PassiveStore passive,
-      double passiveIntervalSeconds,
-      List<InactiveLink> inactiveLinks) {
-    this.inactiveLinks = List.copyOf(inactiveLinks);
+      PassiveExposition passive,
+      ProbeHealth probeHealth) {
     this.passive = passive;
-    this.passiveIntervalSeconds = passiveIntervalSeconds;
+    this.probeHealth = probeHealth;
     this.store = store;
     this.measurements = measurements;
     this.intervalSeconds = Map.copyOf(intervalSeconds);
@@ -100,9 +94,9 @@ public final class LinkwatchCollector implements MultiCollector {
         measurements.write(m, f);
       }
     }
-    HealthMetrics.write(statuses, f);
+    HealthMetrics.write(statuses, probeHealth, f);
     HealthMetrics.writeSettings(intervalSeconds, deferredAlertAfterSeconds, f);
-    HealthMetrics.writeRuns(store.runCounts(), f);
+    HealthMetrics.writeRuns(store.runCounts(), probeHealth, f);
     HealthMetrics.writeDeviceSeconds(store.probeDeviceSeconds(), f);
     HealthMetrics.writeTolerated(store.toleratedCounts(), f);
     DeviceActivityMetrics.write(store.deviceActivity(), store::holders, f);
@@ -111,12 +105,13 @@ public final class LinkwatchCollector implements MultiCollector {
     FindingMetrics.write(store.findings(), f);
     if (passive != null) {
       PassiveMetrics.write(
-          passive,
-          passiveIntervalSeconds,
-          new PassiveMetrics.InactiveByDesign(inactiveLinks, store.deviceNames()),
+          passive.store(),
+          passive.intervalSeconds(),
+          new PassiveMetrics.InactiveByDesign(passive.inactiveLinks(), store.deviceNames()),
+          passive.linkCounters(),
           f);
-      NicMetrics.write(passive.nicPorts(), f);
-      NicMetrics.writeCounts(passive.portCounts(), f);
+      NicMetrics.write(passive.store().nicPorts(), f);
+      NicMetrics.writeCounts(passive.store().portCounts(), f);
     }
     f.add(
         InfoSnapshot.builder()

@@ -1,5 +1,6 @@
 package io.linkwatch.metrics;
 
+import io.linkwatch.config.SeriesSettings.LinkCounters;
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.passive.DeviceState;
 import io.linkwatch.passive.LinkState;
@@ -32,7 +33,9 @@ import java.util.Map;
  * </pre>
  *
  * Counters stay counters: a driver reload resets them and Prometheus' {@code rate()} handles it; a
- * reading the product does not support has no series, and a failed read removes its device's.
+ * reading the product does not support has no series, and a failed read removes its device's. With
+ * {@code series.link_counters: per_device} the traffic and error counters are summed over each
+ * device's links of one type and carry no {@code link} or {@code peer} label.
  */
 final class PassiveMetrics {
   static final String LINK_UP = "linkwatch_link_up";
@@ -70,22 +73,37 @@ final class PassiveMetrics {
   }
 
   static void write(
-      PassiveStore store, double intervalSeconds, InactiveByDesign inactive, MetricFamilies f) {
+      PassiveStore store,
+      double intervalSeconds,
+      InactiveByDesign inactive,
+      LinkCounters counters,
+      MetricFamilies f) {
     List<DeviceState> states = store.states();
-    links(states, inactive, f);
+    links(states, inactive, counters, f);
     pcie(states, f);
     health(store, states, intervalSeconds, f);
   }
 
   private record LinkKey(String device, String link, String linkType, String peer) {
     String[] labels() {
-      return new String[] {"device", device, "link", link, "link_type", linkType, "peer", peer};
+      return link == null
+          ? new String[] {"device", device, "link_type", linkType}
+          : new String[] {"device", device, "link", link, "link_type", linkType, "peer", peer};
+    }
+
+    /** The key its counters are summed under: the link itself, or its device's links of a type. */
+    LinkKey countedAs(LinkCounters counters) {
+      return counters == LinkCounters.PER_DEVICE ? new LinkKey(device, null, linkType, null) : this;
     }
   }
 
   private record ErrorKey(LinkKey link, String kind) {}
 
-  private static void links(List<DeviceState> states, InactiveByDesign inactive, MetricFamilies f) {
+  private static void links(
+      List<DeviceState> states,
+      InactiveByDesign inactive,
+      LinkCounters counters,
+      MetricFamilies f) {
     MetricFamilies.Gauge up =
         f.gauge(
             LINK_UP, "1 if the link is up, 0 if the vendor library says it is down." + READ, null);
@@ -122,13 +140,16 @@ final class PassiveMetrics {
         if (l.lanesMax() != null) {
           lanesMax.add(l.lanesMax(), key.labels());
         }
+        // Per device, a sum of counters is a counter: each part only grows, and a driver reload
+        // resets them all at once (rate() sees one reset, as it does for one link's).
+        LinkKey counted = key.countedAs(counters);
         if (l.transmitBytes() != null) {
-          tx.put(key, l.transmitBytes());
+          tx.merge(counted, l.transmitBytes(), Long::sum);
         }
         if (l.receiveBytes() != null) {
-          rx.put(key, l.receiveBytes());
+          rx.merge(counted, l.receiveBytes(), Long::sum);
         }
-        l.errors().forEach((kind, n) -> errors.put(new ErrorKey(key, kind), n));
+        l.errors().forEach((kind, n) -> errors.merge(new ErrorKey(counted, kind), n, Long::sum));
       }
     }
     f.counter(

@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, probes, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, probes, series, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -152,6 +152,15 @@ class ConfigLoaderTest {
         Arguments.of(
             "passive:\n  nvlink:\n    enabled: false",
             "f.yaml: passive.nvlink: unknown key (valid here: dcmi, deadline, enabled, hccn_tool, infiniband, interval, nvml, sysfs)"),
+        Arguments.of(
+            "series:\n  link_counters: per_port",
+            "f.yaml: series.link_counters: 'per_port' is not per_link or per_device"),
+        Arguments.of(
+            "series:\n  probe_health: per_host",
+            "f.yaml: series.probe_health: 'per_host' is not per_target or per_probe"),
+        Arguments.of(
+            "series:\n  link_errors: per_device",
+            "f.yaml: series.link_errors: unknown key (valid here: link_counters, probe_health)"),
         Arguments.of(
             "passive:\n  hccn_tool:\n    command: hccn_tool",
             "f.yaml: passive.hccn_tool.command: 'hccn_tool' must be an absolute path"),

@@ -2,6 +2,7 @@ package io.linkwatch.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linkwatch.config.SeriesSettings;
 import io.linkwatch.passive.ExpectedPorts;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.PassiveStore;
@@ -73,6 +74,11 @@ public class GoldenExpositionTest {
   }
 
   static String scrape(ResultStore store, PassiveStore passive) throws Exception {
+    return scrape(store, passive, SeriesSettings.DEFAULTS);
+  }
+
+  static String scrape(ResultStore store, PassiveStore passive, SeriesSettings series)
+      throws Exception {
     PrometheusRegistry registry = new PrometheusRegistry();
     registry.register(
         new LinkwatchCollector(
@@ -82,9 +88,8 @@ public class GoldenExpositionTest {
             "1.2.3",
             "sim",
             86400,
-            passive,
-            15,
-            INACTIVE_BY_DESIGN));
+            new PassiveExposition(passive, 15, INACTIVE_BY_DESIGN, series.linkCounters()),
+            series.probeHealth()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);
