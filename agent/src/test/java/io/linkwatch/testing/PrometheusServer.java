@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,27 +109,18 @@ public final class PrometheusServer implements AutoCloseable, QueryApi {
   /** The {@code data.result} array of an instant query. */
   @Override
   public JsonNode query(String promql) throws Exception {
-    JsonNode body =
-        JsonTrees.MAPPER.readTree(
-            server
-                .get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
-                .body());
-    assertThat(body.get("status").asText()).isEqualTo("success");
-    return body.get("data").get("result");
+    return server.query(promql);
   }
 
   /** The scrape targets' state ({@code data.activeTargets} of {@code /api/v1/targets}). */
   public JsonNode targets() throws Exception {
-    return JsonTrees.MAPPER
-        .readTree(server.get("/api/v1/targets").body())
-        .get("data")
-        .get("activeTargets");
+    return server.activeTargets();
   }
 
   /** Every alert Prometheus holds now, pending or firing. */
   @Override
   public JsonNode alerts() throws Exception {
-    return JsonTrees.MAPPER.readTree(server.get("/api/v1/alerts").body()).get("data").get("alerts");
+    return server.alerts();
   }
 
   @Override

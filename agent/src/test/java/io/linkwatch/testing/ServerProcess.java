@@ -1,10 +1,15 @@
 package io.linkwatch.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,6 +70,32 @@ final class ServerProcess implements AutoCloseable {
   HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
     return http.send(
         request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * The {@code data.result} array of an instant query of the Prometheus query API, which the server
+   * must answer with 200 and {@code "status": "success"}.
+   */
+  JsonNode query(String promql) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+    assertThat(response.statusCode()).as(promql + ": " + response.body()).isEqualTo(200);
+    JsonNode body = JsonTrees.MAPPER.readTree(response.body());
+    assertThat(body.get("status").asText()).as(promql).isEqualTo("success");
+    return body.get("data").get("result");
+  }
+
+  /** {@code data.activeTargets} of {@code /api/v1/targets}. */
+  JsonNode activeTargets() throws IOException, InterruptedException {
+    return JsonTrees.MAPPER
+        .readTree(get("/api/v1/targets").body())
+        .get("data")
+        .get("activeTargets");
+  }
+
+  /** {@code data.alerts} of {@code /api/v1/alerts}: every alert held, pending or firing. */
+  JsonNode alerts() throws IOException, InterruptedException {
+    return JsonTrees.MAPPER.readTree(get("/api/v1/alerts").body()).get("data").get("alerts");
   }
 
   URI uri(String path) {

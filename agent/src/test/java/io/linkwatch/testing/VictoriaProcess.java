@@ -3,8 +3,6 @@ package io.linkwatch.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,26 +46,18 @@ public final class VictoriaProcess implements AutoCloseable, QueryApi {
   /** The {@code data.result} array of an instant query (the store's Prometheus query API). */
   @Override
   public JsonNode query(String promql) throws Exception {
-    var response =
-        server.get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-    assertThat(response.statusCode()).as(promql + ": " + response.body()).isEqualTo(200);
-    JsonNode body = JsonTrees.MAPPER.readTree(response.body());
-    assertThat(body.get("status").asText()).isEqualTo("success");
-    return body.get("data").get("result");
+    return server.query(promql);
   }
 
   /** A vmagent's active targets ({@code data.activeTargets} of {@code /api/v1/targets}). */
   public JsonNode targets() throws Exception {
-    return JsonTrees.MAPPER
-        .readTree(server.get("/api/v1/targets").body())
-        .get("data")
-        .get("activeTargets");
+    return server.activeTargets();
   }
 
   /** Every alert vmalert holds now, pending or firing. */
   @Override
   public JsonNode alerts() throws Exception {
-    return JsonTrees.MAPPER.readTree(server.get("/api/v1/alerts").body()).get("data").get("alerts");
+    return server.alerts();
   }
 
   @Override
