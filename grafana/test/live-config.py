@@ -7,7 +7,7 @@ exactly the expressions that ship, only with shorter windows:
 
   for: <anything>          -> for: <--for>                       default 10s
   [<range>]                -> [<new>] for each --range OLD=NEW    defaults 7d=2m, 15m=30s,
-                                                                  5m=30s, 10m=1m
+                                                                  5m=30s, 10m=1m, 1d=2m
   offset <dur>             -> offset <new> for each --offset OLD=NEW  default 1h=30s
   interval: <dur> (group)  -> interval: <--group-interval>         only if given and present
 
@@ -71,13 +71,13 @@ def main():
     ap.add_argument("rules_in")
     ap.add_argument("rules_out")
     ap.add_argument("--for", dest="for_", default="10s", help="new value of every `for:` (default 10s)")
-    ap.add_argument("--range", action="append", help="range mapping OLD=NEW (default 7d=2m, 15m=30s, 5m=30s and 10m=1m)")
+    ap.add_argument("--range", action="append", help="range mapping OLD=NEW (default 7d=2m, 15m=30s, 5m=30s, 10m=1m and 1d=2m)")
     ap.add_argument("--offset", action="append", help="offset mapping OLD=NEW (default 1h=30s)")
     ap.add_argument("--group-interval", help="new value of group `interval:` lines, if any")
     a = ap.parse_args()
     if not re.fullmatch(DUR, a.for_):
         sys.exit(f"live-config: bad --for {a.for_!r}")
-    ranges = mapping(a.range, ["7d=2m", "15m=30s", "5m=30s", "10m=1m"])
+    ranges = mapping(a.range, ["7d=2m", "15m=30s", "5m=30s", "10m=1m", "1d=2m"])
     offsets = mapping(a.offset, ["1h=30s"])
 
     text = open(a.rules_in, encoding="utf-8").read()
