@@ -33,7 +33,8 @@ What it checks, per panel (every problem names the panel):
               names and joins that parse but match nothing. Host: one fixture host (2 dies joined by
               SIO). Fleet: six hosts built from the same fixture in clusters east and west, one with
               a degraded pair that fires LinkwatchLinkBelowFleet, one agent not scraped (up == 0,
-              fires LinkwatchAgentDown), so the ALERTS-based queries see real alerts; the fixture
+              fires LinkwatchAgentDown), one that nothing scrapes from t=100m (its up series ends,
+              fires LinkwatchTargetMissing), so the ALERTS-based queries see real alerts; the fixture
               itself is checked to do what it is meant to. Every label a data link reads
               (${__data.fields.instance}, ${__field.labels.instance}) must be on the results of the
               queries it applies to.
@@ -103,6 +104,9 @@ FLEET_HOSTS = (
 )
 # an agent Prometheus cannot scrape: only up == 0 (LinkwatchAgentDown)
 FLEET_DOWN = ("fixture-06:10187", 'cluster="west",rack="r9"')
+# an agent nothing scrapes any more since t=100m (its scrape shard stopped): its up series ends
+# (LinkwatchTargetMissing)
+FLEET_GONE = ("fixture-07:10187", 'cluster="west",rack="r9"')
 
 # Concrete values for dashboard variables (Grafana formats a multi-value/All variable used in a
 # regex matcher as (a|b)). An unknown variable is an error.
@@ -118,7 +122,7 @@ SUBST = {
     "__interval_ms": "60000",
 }
 # The fleet dashboard's instance variable is multi-value: several hosts of both clusters selected.
-FLEET_SUBST = dict(SUBST, instance="(" + "|".join([h[0] for h in FLEET_HOSTS] + [FLEET_DOWN[0]]) + ")")
+FLEET_SUBST = dict(SUBST, instance="(" + "|".join([h[0] for h in FLEET_HOSTS] + [FLEET_DOWN[0], FLEET_GONE[0]]) + ")")
 
 KEYWORDS = {"and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring",
             "group_left", "group_right", "inf", "nan", "atan2", "start", "end"}
@@ -352,10 +356,11 @@ def fleet_fixture_series():
     s = []
     for instance, labels, p2p in FLEET_HOSTS:
         s.extend(fixture_series(instance, labels, p2p))
-        s.append({"series": f'up{{instance="{instance}",job="linkwatch",{labels}}}', "values": "1+0x180"})
+        s.append({"series": f'up{{instance="{instance}",job="linkwatch",{labels}}}', "values": "1+0x100"})
     s.append({"series": 'linkwatch_probe_success{instance="fixture-04:10187",job="linkwatch",cluster="east",rack="r2",'
                         'probe="allreduce",target="0,1"}', "values": "0+0x180"})
     s.append({"series": f'up{{instance="{FLEET_DOWN[0]}",job="linkwatch",{FLEET_DOWN[1]}}}', "values": "0+0x180"})
+    s.append({"series": f'up{{instance="{FLEET_GONE[0]}",job="linkwatch",{FLEET_GONE[1]}}}', "values": "1+0x100"})
     # fixture-03's slow link failed its prolog's quick check; fixture-01's passed
     for instance, labels, state in (("fixture-03:10187", 'cluster="east",rack="r2"', "FAIL"),
                                     ("fixture-01:10187", 'cluster="east",rack="r1"', "OK")):
@@ -365,7 +370,7 @@ def fleet_fixture_series():
                       "values": f"{1 if st == state else 0}+0x180"})
         if state != "OK":
             s.append({"series": f'linkwatch_check_reason_info{{{host},code="LW-BELOW-FLOOR",'
-                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x180"})
+                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x100"})
     return s
 
 
@@ -380,6 +385,8 @@ FLEET_FIXTURE_CHECKS = (
      'ALERTS{alertname="LinkwatchLinkBandwidthLow",alertstate="firing",instance="fixture-02:10187",src="1",dst="0"}'),
     ("fleet fixture: LinkwatchAgentDown fires (critical) for the agent not scraped, fixture-06",
      'ALERTS{alertname="LinkwatchAgentDown",alertstate="firing",severity="critical",instance="fixture-06:10187"}'),
+    ("fleet fixture: LinkwatchTargetMissing fires (critical) for the agent nothing scrapes, fixture-07",
+     'ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing",severity="critical",instance="fixture-07:10187"}'),
 )
 
 KINDS = {

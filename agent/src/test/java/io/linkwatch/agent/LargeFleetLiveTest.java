@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.AlertmanagerServer;
+import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
 import io.linkwatch.testing.ShippedUnit;
@@ -146,6 +147,15 @@ class LargeFleetLiveTest {
         assertThat(named(ruler.alerts(), "LinkwatchAgentDown"))
             .as("a stopped shard writes no up == 0: the failing-scrape alert cannot see it")
             .isEmpty();
+        // The fleet dashboard's "Agents not scraped" table, asked of the store, lists them (with
+        // the rules' shortened lookback: by default a series is gone 5 minutes after its last
+        // sample, as in Prometheus).
+        Set<String> listed = new TreeSet<>();
+        for (JsonNode row : store.query(notScrapedQuery(), "10s")) {
+          assertThat(row.get("metric").get("state").asText()).isEqualTo("no scraper");
+          listed.add(row.get("metric").get("instance").asText());
+        }
+        assertThat(listed).as("the fleet dashboard's hosts not scraped").isEqualTo(owned.get(1));
 
         shards.set(1, restart(stopped));
         for (String host : owned.get(1)) {
@@ -170,6 +180,25 @@ class LargeFleetLiveTest {
       shards.forEach(VictoriaProcess::close);
       agents.forEach(AgentProcess::close);
     }
+  }
+
+  /** The shipped fleet dashboard's "Agents not scraped" query, every cluster and host selected. */
+  private static String notScrapedQuery() throws Exception {
+    JsonNode dashboard =
+        JsonTrees.MAPPER.readTree(
+            Path.of("..", "grafana", "dashboards", "linkwatch-fleet.json").toFile());
+    for (JsonNode panel : dashboard.get("panels")) {
+      if (panel.path("title").asText().equals("Agents not scraped")) {
+        return panel
+            .get("targets")
+            .get(0)
+            .get("expr")
+            .asText()
+            .replace("$cluster", ".*")
+            .replace("$instance", ".*");
+      }
+    }
+    throw new AssertionError("the fleet dashboard has no panel \"Agents not scraped\"");
   }
 
   /** The store: Debian's unit runs {@code victoria-metrics $ARGS} from the shipped default. */

@@ -77,8 +77,16 @@ final class ServerProcess implements AutoCloseable {
    * must answer with 200 and {@code "status": "success"}.
    */
   JsonNode query(String promql) throws IOException, InterruptedException {
+    return query(promql, "");
+  }
+
+  /** As above, with more query parameters ({@code &step=10s}). */
+  JsonNode query(String promql, String parameters) throws IOException, InterruptedException {
     HttpResponse<String> response =
-        get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+        get(
+            "/api/v1/query?query="
+                + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                + parameters);
     assertThat(response.statusCode()).as(promql + ": " + response.body()).isEqualTo(200);
     JsonNode body = JsonTrees.MAPPER.readTree(response.body());
     assertThat(body.get("status").asText()).as(promql).isEqualTo("success");

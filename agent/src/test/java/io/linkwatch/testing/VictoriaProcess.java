@@ -49,6 +49,14 @@ public final class VictoriaProcess implements AutoCloseable, QueryApi {
     return server.query(promql);
   }
 
+  /**
+   * As {@link #query(String)}, looking back {@code step} for each series' last sample (5 minutes
+   * when not given, as Prometheus' lookback).
+   */
+  public JsonNode query(String promql, String step) throws Exception {
+    return server.query(promql, "&step=" + step);
+  }
+
   /** A vmagent's active targets ({@code data.activeTargets} of {@code /api/v1/targets}). */
   public JsonNode targets() throws Exception {
     return server.activeTargets();
