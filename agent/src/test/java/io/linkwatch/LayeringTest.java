@@ -74,7 +74,8 @@ class LayeringTest {
               "verdict",
               "history",
               "compare",
-              "config"),
+              "config",
+              "peer"),
           new Layer("agent", "state", "worker", "schedule", "check", "metrics"),
           new Layer("front", "http", "cli", ""));
 
