@@ -356,7 +356,7 @@ def fleet_fixture_series():
     s = []
     for instance, labels, p2p in FLEET_HOSTS:
         s.extend(fixture_series(instance, labels, p2p))
-        s.append({"series": f'up{{instance="{instance}",job="linkwatch",{labels}}}', "values": "1+0x100"})
+        s.append({"series": f'up{{instance="{instance}",job="linkwatch",{labels}}}', "values": "1+0x180"})
     s.append({"series": 'linkwatch_probe_success{instance="fixture-04:10187",job="linkwatch",cluster="east",rack="r2",'
                         'probe="allreduce",target="0,1"}', "values": "0+0x180"})
     s.append({"series": f'up{{instance="{FLEET_DOWN[0]}",job="linkwatch",{FLEET_DOWN[1]}}}', "values": "0+0x180"})
@@ -370,7 +370,7 @@ def fleet_fixture_series():
                       "values": f"{1 if st == state else 0}+0x180"})
         if state != "OK":
             s.append({"series": f'linkwatch_check_reason_info{{{host},code="LW-BELOW-FLOOR",'
-                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x100"})
+                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x180"})
     return s
 
 
@@ -387,6 +387,8 @@ FLEET_FIXTURE_CHECKS = (
      'ALERTS{alertname="LinkwatchAgentDown",alertstate="firing",severity="critical",instance="fixture-06:10187"}'),
     ("fleet fixture: LinkwatchTargetMissing fires (critical) for the agent nothing scrapes, fixture-07",
      'ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing",severity="critical",instance="fixture-07:10187"}'),
+    ("fleet fixture: LinkwatchTargetMissing fires for that host only (every other host is scraped to the end)",
+     'count(ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing"}) == 1'),
 )
 
 KINDS = {
