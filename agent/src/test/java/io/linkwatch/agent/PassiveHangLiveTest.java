@@ -49,17 +49,29 @@ class PassiveHangLiveTest {
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
-  /** The pid of the {@code n}-th watcher the agent started, from its log line. */
-  private static long watcherPid(AgentProcess agent, int n) {
-    List<Long> pids = new ArrayList<>();
+  /**
+   * The pid of the {@code n}-th watcher the agent started, from its log line. The line is relayed
+   * from the agent's output by a thread of its own, so it may arrive after the watcher's first
+   * reads are on {@code /metrics}: waited for, up to 10 s.
+   */
+  private static long watcherPid(AgentProcess agent, int n) throws InterruptedException {
     Pattern started = Pattern.compile("passive watcher started \\(pid (\\d+)\\)");
-    for (String line : agent.log()) {
-      Matcher m = started.matcher(line);
-      if (m.find()) {
-        pids.add(Long.parseLong(m.group(1)));
+    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    List<Long> pids = new ArrayList<>();
+    while (true) {
+      pids.clear();
+      for (String line : agent.log()) {
+        Matcher m = started.matcher(line);
+        if (m.find()) {
+          pids.add(Long.parseLong(m.group(1)));
+        }
       }
+      if (pids.size() >= n || System.nanoTime() > end) {
+        break;
+      }
+      Thread.sleep(100);
     }
-    assertThat(pids).hasSizeGreaterThanOrEqualTo(n);
+    assertThat(pids).as("watcher start lines in the agent's log").hasSizeGreaterThanOrEqualTo(n);
     return pids.get(n - 1);
   }
 
