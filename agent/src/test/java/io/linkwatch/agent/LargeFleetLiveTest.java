@@ -23,11 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code deploy/large-fleet} on loopback: eight agents on the sim, two vmagent scrape shards each
@@ -52,8 +49,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * The baselines keep their 1-hour offset, so none exists during the test and the fleet alert is the
  * one link alert that can fire: the case of a host whose link is bad from its first day.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@Order(6)
+// In the sequential lane, not beside the timing-sensitive tests there: eight agents, two shards, a
+// store and vmalert on two cores load the machine as much as FleetLiveTest, already in the other.
 class LargeFleetLiveTest {
   static final Path DEPLOY = Path.of("..", "deploy", "large-fleet");
   static final int HOSTS = FleetLiveTest.HOSTS;

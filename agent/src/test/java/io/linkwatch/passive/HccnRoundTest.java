@@ -83,8 +83,9 @@ class HccnRoundTest {
           .filteredOn(st -> st.source() == PassiveSource.HCCN_TOOL && st.device() == 0)
           .allSatisfy(st -> assertThat(st.failedCall()).isIn("hccn_tool -link", null));
     }
-    // the hang costs the round its time: one round alone does not reach every device
-    assertThat(firstRound).isNotEmpty().hasSizeLessThan(7);
+    // the hang costs the round its time: one round alone does not reach every device (on a loaded
+    // machine it may reach none: the rounds after it carry on where it ran out)
+    assertThat(firstRound).hasSizeLessThan(7);
     assertThat(read)
         .as("every device but the hung one read within a few rounds")
         .containsExactly("npu1", "npu2", "npu3", "npu4", "npu5", "npu6", "npu7");
