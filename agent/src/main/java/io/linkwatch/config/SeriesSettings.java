@@ -1,7 +1,5 @@
 package io.linkwatch.config;
 
-import java.util.Locale;
-
 /**
  * The {@code series:} section: knobs that cut the series one host exposes, for fleets whose store
  * pays for every one (docs/performance.md, "Series budget"). The defaults keep every series.
@@ -35,10 +33,6 @@ public record SeriesSettings(LinkCounters linkCounters, ProbeHealth probeHealth)
             throw new IllegalArgumentException("'" + text + "' is not per_link or per_device");
       };
     }
-
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
-    }
   }
 
   /**
@@ -62,10 +56,6 @@ public record SeriesSettings(LinkCounters linkCounters, ProbeHealth probeHealth)
         default ->
             throw new IllegalArgumentException("'" + text + "' is not per_target or per_probe");
       };
-    }
-
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
     }
   }
 }

@@ -56,6 +56,11 @@ public final class PeerSchedule {
   private PeerSchedule(List<Member> members, long roundSeconds) {
     this.members = members;
     this.roundSeconds = roundSeconds;
+    this.torGroups = torGroups(members);
+  }
+
+  /** The hosts under each switch that has two or more members, in the members' order. */
+  private static Map<String, List<String>> torGroups(List<Member> members) {
     Map<String, List<String>> groups = new TreeMap<>();
     for (Member m : members) {
       if (m.tor() != null) {
@@ -63,7 +68,7 @@ public final class PeerSchedule {
       }
     }
     groups.values().removeIf(g -> g.size() < 2);
-    this.torGroups = groups;
+    return groups;
   }
 
   /**
@@ -78,11 +83,10 @@ public final class PeerSchedule {
     Map<String, Member> byHost = new TreeMap<>();
     members.forEach(m -> byHost.putIfAbsent(m.host(), m));
     List<Member> sorted = List.copyOf(byHost.values());
-    PeerSchedule draft = new PeerSchedule(sorted, 1);
     // Probes a member takes part in per round, at most: one or two in the fabric's circle, one or
     // two in its switch's. An hour holds ceil(3600 / length) round starts at most.
     int perRound = maxPartners(sorted.size());
-    for (List<String> g : draft.torGroups.values()) {
+    for (List<String> g : torGroups(sorted).values()) {
       perRound = Math.max(perRound, maxPartners(sorted.size()) + maxPartners(g.size()));
     }
     if (perRound > budgetPerHour) {
