@@ -2,7 +2,7 @@
 # Installs what linkwatch builds and tests with, from Debian's packages, when it is missing:
 # a JDK (17+), Maven, gcc/make (native/), and for the tests promtool + Prometheus, Alertmanager + amtool, rpmbuild,
 # systemd-analyze, curl, openssl, python3, wrk, kubectl (kubernetes-client), chromium, man-db, groff, Slurm (slurmctld, slurmd, the clients,
-# munge), and VictoriaMetrics (victoria-metrics, vmagent, vmalert); with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
+# munge), VictoriaMetrics (victoria-metrics, vmagent, vmalert), iproute2 and nftables; with --image: mmdebstrap, umoci, podman, crun, runc for scripts/image.sh. Needs root (apt-get); does nothing when all is present.
 set -euo pipefail
 
 need=()
@@ -35,6 +35,10 @@ if [ "${1:-}" = "--test" ]; then
   # VictoriaMetrics, vmagent and vmalert for the large-fleet deployment's test (deploy/large-fleet).
   command -v victoria-metrics >/dev/null 2>&1 && command -v vmagent >/dev/null 2>&1 &&
     command -v vmalert >/dev/null 2>&1 || need+=(victoria-metrics)
+  # Network namespaces, veth pairs and a bridge (ip, iproute2) and packet loss (nft) for the
+  # probes between servers (PeerNetnsLiveTest).
+  command -v ip >/dev/null 2>&1 || need+=(iproute2)
+  command -v nft >/dev/null 2>&1 || need+=(nftables)
 fi
 if [ "${1:-}" = "--image" ]; then
   # scripts/image.sh (root file system, OCI image) and its check with a container runtime.

@@ -10,11 +10,16 @@ import io.linkwatch.kubelet.PodResourcesClient;
 import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.PassiveExposition;
+import io.linkwatch.metrics.PeerCollector;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.passive.PassiveWatcher;
 import io.linkwatch.passive.PortExpectations;
+import io.linkwatch.peer.EchoResponder;
+import io.linkwatch.peer.Membership;
+import io.linkwatch.peer.PeerProber;
+import io.linkwatch.peer.PeerSnapshot;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
@@ -34,6 +39,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +59,8 @@ public final class Agent implements AutoCloseable {
   private final PodHolderLookup pods;
   private final VerdictWatch verdicts;
   private final java.nio.file.Path probeLock;
+  private final PeerProber peers;
+  private final EchoResponder echo;
 
   private Agent(
       ProbeExecutor executor,
@@ -61,7 +70,11 @@ public final class Agent implements AutoCloseable {
       CheckRecordPoller checks,
       PodHolderLookup pods,
       VerdictWatch verdicts,
-      java.nio.file.Path probeLock) {
+      java.nio.file.Path probeLock,
+      PeerProber peers,
+      EchoResponder echo) {
+    this.peers = peers;
+    this.echo = echo;
     this.verdicts = verdicts;
     this.probeLock = probeLock;
     this.checks = checks;
@@ -150,6 +163,12 @@ public final class Agent implements AutoCloseable {
             passiveStore,
             active);
     ProbeScheduler scheduler = new ProbeScheduler(executor, enabled, firstDelayMillis);
+    // The peer prober needs the port the HTTP side bound (its echoes use the same number over UDP),
+    // so it starts after it; until then the API says peers are not configured.
+    AtomicReference<PeerProber> peerProber = new AtomicReference<>();
+    Supplier<PeerSnapshot> peerSnapshot =
+        () -> peerProber.get() == null ? null : peerProber.get().snapshot();
+    registry.register(new PeerCollector(peerSnapshot));
     HttpApi http =
         HttpApi.start(
             config.listen().host(),
@@ -159,7 +178,24 @@ public final class Agent implements AutoCloseable {
             passiveStore,
             scheduler::nextFireTimes,
             config.web(),
-            config.expectations());
+            config.expectations(),
+            peerSnapshot,
+            BuildInfo.version());
+    EchoResponder echo = null;
+    if (config.peers().enabled()) {
+      try {
+        PeerProber prober =
+            PeerProber.start(config.peers(), Membership.of(config.peers()), http.port());
+        peerProber.set(prober);
+        echo = EchoResponder.start(config.listen().host(), http.port(), prober::answered);
+      } catch (Exception e) {
+        if (peerProber.get() != null) {
+          peerProber.get().close();
+        }
+        http.close();
+        throw e;
+      }
+    }
     scheduler.start();
     if (passive != null) {
       passive.start();
@@ -201,7 +237,16 @@ public final class Agent implements AutoCloseable {
         config.listen().host(),
         http.port());
     return new Agent(
-        executor, scheduler, http, passive, checks, pods, verdicts, config.probeLock());
+        executor,
+        scheduler,
+        http,
+        passive,
+        checks,
+        pods,
+        verdicts,
+        config.probeLock(),
+        peerProber.get(),
+        echo);
   }
 
   public int port() {
@@ -223,6 +268,12 @@ public final class Agent implements AutoCloseable {
       checks.close();
     }
     verdicts.close();
+    if (peers != null) {
+      peers.close();
+    }
+    if (echo != null) {
+      echo.close();
+    }
     AgentAddress.remove(probeLock);
     executor.stop();
     if (pods != null) {

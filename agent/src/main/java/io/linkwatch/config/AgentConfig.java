@@ -27,6 +27,7 @@ import java.util.Map;
  *     before the shipped rows
  * @param podResources where the kubelet is asked which pod holds a busy device
  * @param series the knobs that cut the series this host exposes ({@code series:})
+ * @param peers the agents on other servers this one probes, and how hard ({@code peers:})
  */
 public record AgentConfig(
     ListenAddress listen,
@@ -44,7 +45,8 @@ public record AgentConfig(
     List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
     List<io.linkwatch.verdict.InactiveLink> inactiveLinks,
     PodResourcesSettings podResources,
-    SeriesSettings series) {
+    SeriesSettings series,
+    io.linkwatch.peer.PeerConfig peers) {
 
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -100,7 +102,8 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         podResources,
-        series);
+        series,
+        peers);
   }
 
   public AgentConfig withBackend(Backend b) {
@@ -120,7 +123,8 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         podResources,
-        series);
+        series,
+        peers);
   }
 
   public AgentConfig withWeb(WebSettings w) {
@@ -140,6 +144,7 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         podResources,
-        series);
+        series,
+        peers);
   }
 }

@@ -6,6 +6,7 @@ import io.linkwatch.host.ProbeLock;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveSource;
 import io.linkwatch.passive.nic.HccnTool;
+import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
@@ -236,6 +237,7 @@ public final class ConfigLoader {
                 SeriesSettings.DEFAULTS.probeHealth(),
                 SeriesSettings.ProbeHealth::parse));
     seriesNode.rejectUnknown();
+    PeerConfig peers = PeerConfigReader.read(root.mapping("peers"));
     root.rejectUnknown();
     return new AgentConfig(
         listen,
@@ -253,7 +255,8 @@ public final class ConfigLoader {
         expectedPorts,
         inactiveLinks,
         podResources,
-        series);
+        series,
+        peers);
   }
 
   private static PassiveConfig readPassive(ConfigNode node, Problems problems) {

@@ -80,6 +80,25 @@ public final class HttpApi implements AutoCloseable {
       WebSettings web,
       io.linkwatch.verdict.Expectations expected)
       throws Exception {
+    return start(host, port, registry, store, passive, nextFireTimes, web, expected, null, null);
+  }
+
+  /**
+   * As above, with the peers' API ({@code /api/v1/peers}, {@code /api/v1/identity}) answering from
+   * {@code peers} (null, or a supplier of null: not configured) and naming {@code version}.
+   */
+  public static HttpApi start(
+      String host,
+      int port,
+      PrometheusRegistry registry,
+      ResultStore store,
+      PassiveStore passive,
+      Supplier<Map<String, Instant>> nextFireTimes,
+      WebSettings web,
+      io.linkwatch.verdict.Expectations expected,
+      Supplier<io.linkwatch.peer.PeerSnapshot> peers,
+      String version)
+      throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
     // pool runs the bcrypt checks, the web config reloads and the status renderings, none of them
     // busy. A blocked
@@ -138,6 +157,7 @@ public final class HttpApi implements AutoCloseable {
                     .putHeader("Cache-Control", "no-store")
                     .end(HistoryJson.encode(store.history().view(System.currentTimeMillis()))),
             false);
+    PeerApi.routes(router, peers, version);
     HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);
     router

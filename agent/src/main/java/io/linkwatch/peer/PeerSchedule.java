@@ -32,11 +32,19 @@ import java.util.TreeSet;
  * no probe waits on another.
  */
 public final class PeerSchedule {
-  /** A member: the host (as the agents know it: {@code host:port}) and its switch, if known. */
-  public record Member(String host, String tor) {
+  /**
+   * A member: the host (as the agents know it: {@code host:port}), its top-of-rack switch and its
+   * rail, where known.
+   */
+  public record Member(String host, String tor, String rail) {
     public Member {
       Objects.requireNonNull(host);
       tor = tor == null || tor.isBlank() ? null : tor;
+      rail = rail == null || rail.isBlank() ? null : rail;
+    }
+
+    public Member(String host, String tor) {
+      this(host, tor, null);
     }
   }
 

@@ -26,17 +26,19 @@ import java.util.regex.Pattern;
  */
 public final class AgentProcess implements AutoCloseable {
   private static final Pattern SERVING =
-      Pattern.compile("serving https?://127\\.0\\.0\\.1:(\\d+)/metrics");
+      Pattern.compile("serving https?://([^/ ]+):(\\d+)/metrics");
 
   private final Process process;
+  private final String host;
   private final int port;
   private final Path control;
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private AgentProcess(Process process, int port, Path control) {
+  private AgentProcess(Process process, String host, int port, Path control) {
     this.process = process;
+    this.host = host;
     this.port = port;
     this.control = control;
   }
@@ -74,6 +76,34 @@ public final class AgentProcess implements AutoCloseable {
   public static AgentProcess start(
       Path dir, SimFace face, String configYaml, Map<String, String> env, List<String> jvmOptions)
       throws Exception {
+    return launch(dir, face, configYaml, env, jvmOptions, List.of(), "127.0.0.1:0");
+  }
+
+  /**
+   * The agent on the Ascend sim, listening on {@code listen}, its command run through {@code
+   * wrapper} (e.g. {@code ip netns exec NS}, which execs it: the process is the agent's JVM).
+   */
+  public static AgentProcess startWrapped(
+      Path dir, List<String> wrapper, String listen, String configYaml) throws Exception {
+    return launch(
+        dir,
+        SimFace.ASCEND,
+        configYaml,
+        Map.of(),
+        List.of("-XX:TieredStopAtLevel=1"),
+        wrapper,
+        listen);
+  }
+
+  private static AgentProcess launch(
+      Path dir,
+      SimFace face,
+      String configYaml,
+      Map<String, String> env,
+      List<String> jvmOptions,
+      List<String> wrapper,
+      String listen)
+      throws Exception {
     Path config = dir.resolve("linkwatch.yaml");
     // Each agent its own probe lock, unless the test is about coordination: the default lock
     // (/run/linkwatch, present once any test or the demo made it) would make agents of tests
@@ -84,12 +114,22 @@ public final class AgentProcess implements AutoCloseable {
             : "coordination:\n  lock_file: " + dir.resolve("probes.lock") + "\n";
     Files.writeString(
         config,
-        "backend: " + face.backend().id() + "\nlisten: 127.0.0.1:0\n" + coordination + configYaml);
+        "backend: "
+            + face.backend().id()
+            + "\nlisten: "
+            + listen
+            + "\n"
+            + coordination
+            + configYaml);
     Path control = dir.resolve("sim-control");
     Map<String, String> all = new java.util.HashMap<>(env);
     all.put("LINKWATCH_SIM_CONTROL", control.toString());
-    Process p = JavaProcess.builder(jvmOptions, all, "run", "--config", config.toString()).start();
+    ProcessBuilder builder =
+        JavaProcess.builder(jvmOptions, all, "run", "--config", config.toString());
+    builder.command().addAll(0, wrapper);
+    Process p = builder.start();
     CompletableFuture<Integer> port = new CompletableFuture<>();
+    String[] served = new String[1];
     AgentProcess[] self = new AgentProcess[1];
     List<String> early = Collections.synchronizedList(new ArrayList<>());
     Thread out =
@@ -102,7 +142,8 @@ public final class AgentProcess implements AutoCloseable {
                 while ((line = r.readLine()) != null) {
                   Matcher m = SERVING.matcher(line);
                   if (m.find()) {
-                    port.complete(Integer.parseInt(m.group(1)));
+                    served[0] = m.group(1);
+                    port.complete(Integer.parseInt(m.group(2)));
                   }
                   early.add(line);
                 }
@@ -136,7 +177,7 @@ public final class AgentProcess implements AutoCloseable {
     err.start();
     try {
       int actual = port.get(60, TimeUnit.SECONDS);
-      self[0] = new AgentProcess(p, actual, control);
+      self[0] = new AgentProcess(p, served[0], actual, control);
     } catch (Exception e) {
       p.destroyForcibly();
       throw new AssertionError("the agent did not start; it printed: " + early, e);
@@ -197,7 +238,7 @@ public final class AgentProcess implements AutoCloseable {
 
   public HttpResponse<String> get(String path, String... headers) throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
             .timeout(Duration.ofSeconds(10));
     if (headers.length > 0) {
       b.headers(headers);
@@ -207,7 +248,7 @@ public final class AgentProcess implements AutoCloseable {
 
   public HttpResponse<byte[]> getBytes(String path, String... headers) throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
             .timeout(Duration.ofSeconds(10));
     if (headers.length > 0) {
       b.headers(headers);
@@ -217,7 +258,7 @@ public final class AgentProcess implements AutoCloseable {
 
   public HttpResponse<String> send(String method, String path) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
             .method(method, HttpRequest.BodyPublishers.noBody())
             .build(),
         HttpResponse.BodyHandlers.ofString());

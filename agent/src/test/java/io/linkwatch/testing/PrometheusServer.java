@@ -70,6 +70,24 @@ public final class PrometheusServer implements AutoCloseable, QueryApi {
             + "\n");
   }
 
+  /**
+   * A Prometheus that finds its targets at the HTTP service-discovery URL {@code sdUrl} (job {@code
+   * linkwatch}), as a fleet that lists its agents from one agent's {@code /api/v1/peers} does.
+   */
+  public static PrometheusServer startHttpSd(
+      Path dir, String sdUrl, String interval, Path... ruleFiles) throws Exception {
+    return launch(
+        dir,
+        globalSection(interval, ruleFiles)
+            + "scrape_configs:\n  - job_name: linkwatch\n    scrape_timeout: "
+            + interval
+            + "\n    http_sd_configs:\n      - url: '"
+            + sdUrl
+            + "'\n        refresh_interval: "
+            + interval
+            + "\n");
+  }
+
   /** Scrape and evaluation every {@code interval}, and the rule files. */
   private static String globalSection(String interval, Path... ruleFiles) {
     StringBuilder rules =

@@ -1,0 +1,91 @@
+package io.linkwatch.config;
+
+import io.linkwatch.peer.PeerAddress;
+import io.linkwatch.peer.PeerConfig;
+import io.linkwatch.peer.PeerSchedule.Member;
+import io.linkwatch.util.Durations;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Reads the {@code peers:} section; every problem is reported with its key. */
+final class PeerConfigReader {
+  private PeerConfigReader() {}
+
+  static PeerConfig read(ConfigNode node) {
+    PeerConfig d = PeerConfig.NONE;
+    List<Member> members = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (ConfigNode row : node.mappings("static")) {
+      String host = row.scalar("host", null, PeerConfigReader::hostPort);
+      if (!row.has("host")) {
+        row.problem("host", "is required: the member's host:port, as its agent listens");
+      }
+      String tor = row.scalar("tor", null, s -> s);
+      String rail = row.scalar("rail", null, s -> s);
+      row.rejectUnknown();
+      if (host != null && !seen.add(host)) {
+        row.problem("host", host + " is listed twice");
+      } else if (host != null) {
+        members.add(new Member(host, tor, rail));
+      }
+    }
+    Optional<URI> httpSd =
+        Optional.ofNullable(node.scalar("http_sd", null, PeerConfigReader::httpUrl));
+    Duration refresh = node.scalar("http_sd_refresh", d.httpSdRefresh(), Durations::parse);
+    if (refresh.toMillis() < 1000) {
+      node.problem("http_sd_refresh", Durations.format(refresh) + " is below 1s");
+    }
+    if (!members.isEmpty() && httpSd.isPresent()) {
+      node.problem(
+          "http_sd", "and peers.static are both set: the members come from one source; drop one");
+    }
+    Optional<String> self =
+        Optional.ofNullable(node.scalar("self", null, PeerConfigReader::hostPort));
+    Duration round = node.scalar("round", d.round(), Durations::parse);
+    if (round.toMillis() < 1000 || round.toMillis() % 1000 != 0) {
+      node.problem("round", Durations.format(round) + " must be whole seconds, 1s or more");
+    }
+    int budget =
+        node.integer("budget_per_hour", d.budgetPerHour(), PeerConfig.MIN_BUDGET, 1_000_000);
+    int echoes = node.integer("echoes", d.echoes(), 1, 1000);
+    int payload =
+        node.integer("payload_bytes", d.payloadBytes(), EchoPacketSize.MIN, EchoPacketSize.MAX);
+    Duration timeout = node.scalar("timeout", d.timeout(), Durations::parse);
+    if (timeout.toMillis() < 10 || timeout.compareTo(Duration.ofSeconds(30)) > 0) {
+      node.problem("timeout", Durations.format(timeout) + " must be from 10ms to 30s");
+    }
+    double loss = node.number("loss_threshold", d.lossThreshold(), 0.0, 0.99);
+    node.rejectUnknown();
+    return new PeerConfig(
+        members, httpSd, refresh, self, round, budget, echoes, payload, timeout, loss);
+  }
+
+  /** The sizes an echo datagram may have: its header, up to one Ethernet frame's payload. */
+  private static final class EchoPacketSize {
+    static final int MIN = io.linkwatch.peer.EchoPacket.HEADER;
+    static final int MAX = 1472;
+  }
+
+  private static String hostPort(String text) {
+    return PeerAddress.parse(text).text();
+  }
+
+  private static URI httpUrl(String text) {
+    try {
+      URI uri = new URI(text.strip());
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+          || uri.getHost() == null) {
+        throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a URL: " + e.getReason());
+    }
+  }
+}

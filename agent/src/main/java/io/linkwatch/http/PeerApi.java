@@ -1,0 +1,107 @@
+package io.linkwatch.http;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.linkwatch.peer.Nics;
+import io.linkwatch.peer.PeerSchedule.Member;
+import io.linkwatch.peer.PeerSnapshot;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * The peers' side of the API, behind the same TLS and auth as the rest:
+ *
+ * <ul>
+ *   <li>{@code /api/v1/peers}: the members this agent probes, as Prometheus HTTP service-discovery
+ *       JSON ({@code http_sd_configs} reads it, and so does another agent's {@code peers.http_sd}),
+ *       one target group per member so that its {@code tor} and {@code rail} stay its own;
+ *   <li>{@code /api/v1/identity}: who this agent is to its peers: the member it is, its host name,
+ *       its interfaces and their addresses, its switch and rail.
+ * </ul>
+ *
+ * Both answer 404 with a line saying why while no membership source is configured.
+ */
+final class PeerApi {
+  private PeerApi() {}
+
+  static void routes(Router router, Supplier<PeerSnapshot> peers, String version) {
+    router.get("/api/v1/peers").handler(ctx -> json(ctx, peers, PeerApi::serviceDiscovery));
+    router
+        .get("/api/v1/identity")
+        .blockingHandler(ctx -> json(ctx, peers, s -> identity(s, version)), false);
+  }
+
+  private static void json(
+      RoutingContext ctx,
+      Supplier<PeerSnapshot> peers,
+      java.util.function.Function<PeerSnapshot, Object> body) {
+    PeerSnapshot s = peers == null ? null : peers.get();
+    if (s == null) {
+      ctx.response()
+          .setStatusCode(404)
+          .putHeader("Content-Type", "text/plain")
+          .end("peers are not configured here (peers.static or peers.http_sd)\n");
+      return;
+    }
+    ctx.response()
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Cache-Control", "no-store")
+        .end(body.apply(s).toString());
+  }
+
+  static JsonArray serviceDiscovery(PeerSnapshot s) {
+    JsonArray groups = new JsonArray();
+    for (Member m : s.members()) {
+      JsonObject g = new JsonObject();
+      JsonArray targets = new JsonArray();
+      targets.add(m.host());
+      g.add("targets", targets);
+      JsonObject labels = new JsonObject();
+      if (m.tor() != null) {
+        labels.addProperty("tor", m.tor());
+      }
+      if (m.rail() != null) {
+        labels.addProperty("rail", m.rail());
+      }
+      g.add("labels", labels);
+      groups.add(g);
+    }
+    return groups;
+  }
+
+  static JsonObject identity(PeerSnapshot s, String version) {
+    JsonObject id = new JsonObject();
+    Member self = s.self();
+    id.addProperty("member", self == null ? null : self.host());
+    id.addProperty("hostname", hostname());
+    id.addProperty("version", version);
+    if (self != null && self.tor() != null) {
+      id.addProperty("tor", self.tor());
+    }
+    if (self != null && self.rail() != null) {
+      id.addProperty("rail", self.rail());
+    }
+    JsonArray nics = new JsonArray();
+    for (Nics.Nic n : Nics.up()) {
+      JsonObject o = new JsonObject();
+      o.addProperty("name", n.name());
+      JsonArray addresses = new JsonArray();
+      n.addresses().forEach(addresses::add);
+      o.add("addresses", addresses);
+      nics.add(o);
+    }
+    id.add("nics", nics);
+    return id;
+  }
+
+  private static String hostname() {
+    try {
+      return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.linkwatch.peer;
+
+import io.linkwatch.peer.PeerSchedule.Member;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code peers:} section: who this agent probes between servers, and how hard.
+ *
+ * @param staticMembers {@code peers.static}: the members, this host among them
+ * @param httpSd {@code peers.http_sd}: a Prometheus HTTP service-discovery URL listing the members
+ * @param httpSdRefresh how often that URL is read again
+ * @param self {@code peers.self}: this host as the member list names it ({@code host:port}); empty:
+ *     the member whose address is one of this machine's and whose port is the agent's
+ * @param round the shortest round: each round a member meets one or two partners (more under a
+ *     shared switch)
+ * @param budgetPerHour probes a member takes part in, sent or answered, in any hour at most
+ * @param echoes datagrams in one probe's train
+ * @param payloadBytes the size of each datagram
+ * @param timeout how long the last echo is waited for, and the TCP connect's limit
+ * @param lossThreshold the share of echoes lost above which a path is lossy
+ */
+public record PeerConfig(
+    List<Member> staticMembers,
+    Optional<URI> httpSd,
+    Duration httpSdRefresh,
+    Optional<String> self,
+    Duration round,
+    int budgetPerHour,
+    int echoes,
+    int payloadBytes,
+    Duration timeout,
+    double lossThreshold) {
+
+  public static final Duration DEFAULT_ROUND = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(1);
+  public static final int DEFAULT_BUDGET = 240;
+
+  /**
+   * The smallest budget: a member plans with a quarter of it (each meeting is two probes, one each
+   * way, and half is kept for second passes and for peers whose view of the members differs), and
+   * takes part in up to four meetings a round (two in the fabric's circle, two in its switch's).
+   */
+  public static final int MIN_BUDGET = 16;
+
+  public static final int DEFAULT_ECHOES = 20;
+  public static final int DEFAULT_PAYLOAD = 64;
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+  public static final double DEFAULT_LOSS_THRESHOLD = 0.05;
+
+  public static final PeerConfig NONE =
+      new PeerConfig(
+          List.of(),
+          Optional.empty(),
+          DEFAULT_REFRESH,
+          Optional.empty(),
+          DEFAULT_ROUND,
+          DEFAULT_BUDGET,
+          DEFAULT_ECHOES,
+          DEFAULT_PAYLOAD,
+          DEFAULT_TIMEOUT,
+          DEFAULT_LOSS_THRESHOLD);
+
+  public PeerConfig {
+    staticMembers = List.copyOf(staticMembers);
+  }
+
+  /** Whether any membership source is configured: without one the agent probes no peer. */
+  public boolean enabled() {
+    return !staticMembers.isEmpty() || httpSd.isPresent();
+  }
+
+  /** The probes a member plans for an hour: a quarter of the budget (see {@link #MIN_BUDGET}). */
+  public int plannedMeetingsPerHour() {
+    return budgetPerHour / 4;
+  }
+}

@@ -1,0 +1,344 @@
+package io.linkwatch.peer;
+
+import io.linkwatch.peer.PeerSchedule.Member;
+import io.linkwatch.peer.PeerSchedule.Pair;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Probes this host's partners round after round, as the leaderless schedule says, and keeps each
+ * path's latest result. Both members of a pair probe each other in their round, so each holds its
+ * own evidence and can tell its own side's fault from the peer's. A path that fails is followed at
+ * once by a second pass: this host probes two other members, those that answered most recently
+ * first, so that its own side is known to work (or not) before anyone is blamed.
+ *
+ * <p>A member plans a quarter of its budget: each meeting costs it two probes (one sent, one
+ * answered), and half the budget is kept for second passes and for peers whose view of the members
+ * differs. Second passes are started only while the last hour has room.
+ */
+public final class PeerProber implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PeerProber.class);
+
+  /** The longest wait before a host starts its round: spreads the fleet's probes. */
+  private static final Duration MAX_JITTER = Duration.ofSeconds(2);
+
+  /** Probes of one host at once, at most: four partners a round at most, plus second passes. */
+  private static final int IN_FLIGHT = 4;
+
+  private final PeerConfig config;
+  private final Membership membership;
+  private final int port;
+  private final Predicate<String> isLocal;
+  private final Clock clock;
+  private final EchoProber prober;
+  private final ProbeMeter meter;
+  private final Map<String, PathResult> latest = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+  private final ExecutorService probes;
+  private final Thread rounds;
+  private volatile boolean closed;
+  private volatile PeerSchedule schedule;
+  private volatile Member self;
+  private volatile long lastRound = Long.MIN_VALUE;
+  private volatile Set<String> recentPartners = Set.of();
+  private String selfWarning;
+
+  PeerProber(
+      PeerConfig config, Membership membership, int port, Predicate<String> isLocal, Clock clock) {
+    this.config = config;
+    this.membership = membership;
+    this.port = port;
+    this.isLocal = isLocal;
+    this.clock = clock;
+    this.prober = EchoProber.of(config, clock);
+    this.meter = new ProbeMeter(config.budgetPerHour(), clock);
+    for (String k : List.of("sent", "answered", "second_pass", "skipped_budget")) {
+      counts.put(k, new AtomicLong());
+    }
+    this.probes =
+        Executors.newFixedThreadPool(
+            IN_FLIGHT,
+            r -> {
+              Thread t = new Thread(r, "peer-probe");
+              t.setDaemon(true);
+              return t;
+            });
+    this.rounds = new Thread(this::run, "peer-rounds");
+    this.rounds.setDaemon(true);
+  }
+
+  /** Starts probing the members {@code membership} gives, this agent listening on {@code port}. */
+  public static PeerProber start(PeerConfig config, Membership membership, int port) {
+    PeerProber p =
+        new PeerProber(config, membership, port, SelfMember::isLocalHost, Clock.systemUTC());
+    p.rounds.start();
+    return p;
+  }
+
+  /** Called by the echo responder for each train it answers. */
+  public void answered() {
+    meter.record();
+    counts.get("answered").incrementAndGet();
+  }
+
+  private void run() {
+    while (!closed) {
+      try {
+        if (!round()) {
+          sleep(Duration.ofSeconds(Math.min(5, config.round().toSeconds())));
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        log.warn("peer round: {}", e.toString());
+        try {
+          sleep(config.round());
+        } catch (InterruptedException ie) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** Runs this host's part of the next round; false when there is nothing to run (no plan). */
+  private boolean round() throws InterruptedException {
+    List<Member> members = membership.current();
+    Optional<Member> me = SelfMember.find(members, config.self(), port, isLocal);
+    if (me.isEmpty() || members.size() < 2) {
+      self = me.orElse(null);
+      schedule = null;
+      String why =
+          members.isEmpty()
+              ? "no members yet (" + membership.source() + ")"
+              : me.isEmpty()
+                  ? "this host is not among the "
+                      + members.size()
+                      + " members"
+                      + config.self().map(s -> " as " + s).orElse(" (on port " + port + ")")
+                      + "; it answers peers but probes none"
+                  : "this host is the only member";
+      if (!why.equals(selfWarning)) {
+        log.warn("peers: {}", why);
+        selfWarning = why;
+      }
+      return false;
+    }
+    selfWarning = null;
+    self = me.get();
+    PeerSchedule s = plan(members);
+    long r = s.roundAt(clock.instant());
+    Instant start = s.start(r).plus(jitter(self.host(), r, s.roundLength()));
+    if (r <= lastRound || clock.instant().isAfter(start.plus(s.roundLength().dividedBy(2)))) {
+      r = Math.max(r, lastRound) + 1;
+      start = s.start(r).plus(jitter(self.host(), r, s.roundLength()));
+    }
+    sleep(Duration.between(clock.instant(), start));
+    lastRound = r;
+    List<String> partners = new ArrayList<>();
+    for (Pair p : s.pairsOf(self.host(), r)) {
+      partners.add(p.prober().equals(self.host()) ? p.responder() : p.prober());
+    }
+    recentPartners = new HashSet<>(partners);
+    // A failure is kept only with its second pass's outcome: until then nobody may be blamed.
+    List<PathResult> results = probeAll(partners, false);
+    Set<String> probed = new HashSet<>(partners);
+    List<PathResult> settled = new ArrayList<>();
+    for (PathResult result : results) {
+      if (result.ok()) {
+        settled.add(result);
+        continue;
+      }
+      List<PathResult> others = secondPass(result, members, probed);
+      settled.add(result.withOthersAnswered((int) others.stream().filter(PathResult::ok).count()));
+      settled.addAll(others);
+    }
+    settled.forEach(x -> latest.put(x.peer(), x));
+    return true;
+  }
+
+  private PeerSchedule plan(List<Member> members) {
+    PeerSchedule s = schedule;
+    if (s == null || !s.members().equals(sorted(members))) {
+      s = PeerSchedule.of(members, config.round(), config.plannedMeetingsPerHour());
+      log.info(
+          "peers: {} members from {}, rounds of {} s, a cover in {} rounds",
+          s.members().size(),
+          membership.source(),
+          s.roundLength().toSeconds(),
+          s.coverRounds());
+      schedule = s;
+    }
+    return s;
+  }
+
+  private static List<Member> sorted(List<Member> members) {
+    Map<String, Member> byHost = new java.util.TreeMap<>();
+    members.forEach(m -> byHost.putIfAbsent(m.host(), m));
+    return List.copyOf(byHost.values());
+  }
+
+  /** Up to a quarter of the round, at most 2 s, the same for a host and round on every start. */
+  static Duration jitter(String host, long round, Duration length) {
+    long bound = Math.min(MAX_JITTER.toMillis(), length.toMillis() / 4);
+    if (bound <= 0) {
+      return Duration.ZERO;
+    }
+    long h = (host.hashCode() * 31L + Long.hashCode(round)) * 0x9E3779B97F4A7C15L;
+    return Duration.ofMillis(Math.floorMod(h >>> 16, bound));
+  }
+
+  private List<PathResult> probeAll(List<String> peers, boolean secondPass)
+      throws InterruptedException {
+    List<Future<PathResult>> running = new ArrayList<>();
+    for (String peer : peers) {
+      if (secondPass && !meter.tryTake()) {
+        counts.get("skipped_budget").incrementAndGet();
+        continue;
+      }
+      if (!secondPass) {
+        meter.record();
+      }
+      counts.get(secondPass ? "second_pass" : "sent").incrementAndGet();
+      running.add(probes.submit(() -> prober.probe(PeerAddress.parse(peer))));
+    }
+    List<PathResult> out = new ArrayList<>();
+    for (Future<PathResult> f : running) {
+      try {
+        PathResult r = f.get();
+        out.add(secondPass ? r.asSecondPass() : r);
+      } catch (java.util.concurrent.ExecutionException e) {
+        log.warn("peer probe: {}", e.getCause().toString());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Probes two other members: those whose last probe passed, most recent first, then any not yet
+   * probed this round, so a failure is settled even before anything has passed. Returns their
+   * results, not yet kept.
+   */
+  private List<PathResult> secondPass(PathResult failed, List<Member> members, Set<String> probed)
+      throws InterruptedException {
+    List<String> candidates = new ArrayList<>();
+    latest.values().stream()
+        .filter(r -> r.ok() && !probed.contains(r.peer()))
+        .sorted(Comparator.comparing(PathResult::at).reversed())
+        .forEach(r -> candidates.add(r.peer()));
+    List<String> rest = new ArrayList<>();
+    for (Member m : members) {
+      if (!m.host().equals(self.host())
+          && !probed.contains(m.host())
+          && !candidates.contains(m.host())) {
+        rest.add(m.host());
+      }
+    }
+    Collections.shuffle(rest);
+    candidates.addAll(rest);
+    candidates.retainAll(members.stream().map(Member::host).toList());
+    List<String> chosen = candidates.subList(0, Math.min(2, candidates.size()));
+    probed.addAll(chosen);
+    log.debug("peers: {} {}; second pass through {}", failed.peer(), failed.verdict().id(), chosen);
+    return probeAll(List.copyOf(chosen), true);
+  }
+
+  private void sleep(Duration d) throws InterruptedException {
+    long ms = d.toMillis();
+    if (ms > 0) {
+      Thread.sleep(ms);
+    }
+    if (closed) {
+      throw new InterruptedException();
+    }
+  }
+
+  public PeerSnapshot snapshot() {
+    List<Member> members = membership.current();
+    PeerSchedule s = schedule;
+    Member me = self;
+    Set<String> listed = new HashSet<>();
+    members.forEach(m -> listed.add(m.host()));
+    Instant now = clock.instant();
+    Duration round = s == null ? null : s.roundLength();
+    Duration cover = s == null ? null : round.multipliedBy(Math.max(1, s.coverRounds()));
+    List<PathResult> window = new ArrayList<>();
+    List<PathResult> shown = new ArrayList<>();
+    if (s != null && me != null) {
+      Instant since = now.minus(cover).minus(round);
+      Instant recent = now.minus(round.multipliedBy(2)).minus(round);
+      String tor = me.tor();
+      for (PathResult r : latest.values()) {
+        if (!listed.contains(r.peer()) || r.at().isBefore(since)) {
+          continue;
+        }
+        window.add(r);
+        Member peer =
+            s.members().stream().filter(m -> m.host().equals(r.peer())).findFirst().orElse(null);
+        boolean sameTor = tor != null && peer != null && tor.equals(peer.tor());
+        if (!r.ok() || sameTor || !r.at().isBefore(recent) || recentPartners.contains(r.peer())) {
+          shown.add(r);
+        }
+      }
+    }
+    window.sort(Comparator.comparing(PathResult::peer));
+    shown.sort(Comparator.comparing(PathResult::peer));
+    String selfNic = mostCommonNic(window);
+    Map<String, Long> probeCounts = new LinkedHashMap<>();
+    counts.forEach((k, v) -> probeCounts.put(k, v.get()));
+    return new PeerSnapshot(
+        membership.source(),
+        members,
+        me,
+        selfNic,
+        round,
+        cover,
+        config.budgetPerHour(),
+        meter.lastHour(),
+        List.copyOf(shown),
+        List.copyOf(window),
+        me == null ? List.of() : PeerFindings.judge(me.host(), selfNic, window),
+        probeCounts,
+        membership.lastError(),
+        membership.failures());
+  }
+
+  private static String mostCommonNic(List<PathResult> window) {
+    Map<String, Integer> n = new java.util.HashMap<>();
+    window.forEach(
+        r -> {
+          if (r.srcNic() != null) {
+            n.merge(r.srcNic(), 1, Integer::sum);
+          }
+        });
+    return n.entrySet().stream()
+        .max(Map.Entry.comparingByValue())
+        .map(Map.Entry::getKey)
+        .orElse(null);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    rounds.interrupt();
+    probes.shutdownNow();
+    membership.close();
+  }
+}
