@@ -51,7 +51,7 @@ final class HttpSdMembership implements Membership {
   private volatile List<Member> members = List.of();
   private volatile String lastError;
 
-  private HttpSdMembership(URI url, Duration refresh) {
+  HttpSdMembership(URI url, Duration refresh) {
     this.url = url;
     this.refresh = refresh;
     this.shown = withoutCredentials(url);

@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, probes, series, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, peers, probes, series, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(

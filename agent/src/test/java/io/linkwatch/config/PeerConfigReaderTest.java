@@ -1,0 +1,109 @@
+package io.linkwatch.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linkwatch.peer.PeerConfig;
+import io.linkwatch.peer.PeerSchedule.Member;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The {@code peers:} section: its defaults, its values, and an exact message for each mistake. */
+class PeerConfigReaderTest {
+  @Test
+  void noSectionMeansNoPeers() {
+    PeerConfig p = ConfigLoader.parse("f.yaml", "").peers();
+    assertThat(p.enabled()).isFalse();
+    assertThat(p).isEqualTo(PeerConfig.NONE);
+  }
+
+  @Test
+  void readsEveryKey() {
+    PeerConfig p =
+        ConfigLoader.parse(
+                "f.yaml",
+                """
+                peers:
+                  static:
+                    - {host: "node-01:10187", tor: leaf-a, rail: r0}
+                    - {host: "[fd00::2]:10187"}
+                  self: node-01:10187
+                  round: 30s
+                  budget_per_hour: 600
+                  echoes: 10
+                  payload_bytes: 1000
+                  timeout: 500ms
+                  loss_threshold: 0.1
+                """)
+            .peers();
+    assertThat(p.enabled()).isTrue();
+    assertThat(p.staticMembers())
+        .containsExactly(
+            new Member("node-01:10187", "leaf-a", "r0"), new Member("[fd00::2]:10187", null));
+    assertThat(p.self()).contains("node-01:10187");
+    assertThat(p.round()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(p.budgetPerHour()).isEqualTo(600);
+    assertThat(p.plannedMeetingsPerHour()).isEqualTo(150);
+    assertThat(p.echoes()).isEqualTo(10);
+    assertThat(p.payloadBytes()).isEqualTo(1000);
+    assertThat(p.timeout()).isEqualTo(Duration.ofMillis(500));
+    assertThat(p.lossThreshold()).isEqualTo(0.1);
+
+    PeerConfig sd =
+        ConfigLoader.parse("f.yaml", "peers:\n  http_sd: https://sd.example/p.json\n").peers();
+    assertThat(sd.httpSd()).contains(URI.create("https://sd.example/p.json"));
+    assertThat(sd.httpSdRefresh()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(sd.self()).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void namesTheKeyAndTheReasonOfEachMistake() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    """
+                    peers:
+                      static:
+                        - {host: node-01}
+                        - {tor: leaf-a}
+                        - {host: "node-02:10187"}
+                        - {host: "node-02:10187"}
+                      http_sd: ftp://sd.example/p.json
+                      round: 1500ms
+                      budget_per_hour: 8
+                      payload_bytes: 9000
+                      timeout: 1m
+                      echos: 5
+                    """))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "f.yaml: peers.static[0].host: 'node-01' is not HOST:PORT (e.g. node-07:10187)\n"
+                + "f.yaml: peers.static[1].host: is required: the member's host:port, as its"
+                + " agent listens\n"
+                + "f.yaml: peers.static[3].host: node-02:10187 is listed twice\n"
+                + "f.yaml: peers.http_sd: 'ftp://sd.example/p.json' is not an http:// or https://"
+                + " URL\n"
+                + "f.yaml: peers.round: 1500ms must be whole seconds, 1s or more\n"
+                + "f.yaml: peers.budget_per_hour: must be between 16 and 1000000, not 8\n"
+                + "f.yaml: peers.payload_bytes: must be between 36 and 1472, not 9000\n"
+                + "f.yaml: peers.timeout: 1m must be from 10ms to 30s\n"
+                + "f.yaml: peers.echos: unknown key, did you mean 'echoes'? (valid here:"
+                + " budget_per_hour, echoes, http_sd, http_sd_refresh, loss_threshold,"
+                + " payload_bytes, round, self, static, timeout)");
+  }
+
+  @Test
+  void oneSourceOnly() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    "peers:\n  static: [{host: \"a:1\"}]\n  http_sd: http://sd.example/\n"))
+        .hasMessage(
+            "f.yaml: peers.http_sd: and peers.static are both set: the members come from one"
+                + " source; drop one");
+  }
+}

@@ -1,0 +1,92 @@
+package io.linkwatch.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.DatagramSocket;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A probe over loopback against a real responder, a closed port and a silent one. */
+class EchoProberTest {
+  private final EchoProber prober =
+      new EchoProber(5, 100, Duration.ofMillis(300), 0.05, Clock.systemUTC());
+
+  @Test
+  void aRespondingAgentAnswersEveryEchoAndNamesItsInterface() throws Exception {
+    AtomicInteger trains = new AtomicInteger();
+    try (ServerSocket http = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        EchoResponder responder =
+            EchoResponder.start("127.0.0.1", http.getLocalPort(), trains::incrementAndGet)) {
+      assertThat(responder.port()).isEqualTo(http.getLocalPort());
+      PathResult r = prober.probe(new PeerAddress("127.0.0.1", http.getLocalPort()));
+      assertThat(r.verdict()).isEqualTo(PathVerdict.OK);
+      assertThat(r.received()).isEqualTo(5);
+      assertThat(r.lossRatio()).isZero();
+      assertThat(r.rttP50()).isPositive().isLessThan(0.3);
+      assertThat(r.rttP99()).isGreaterThanOrEqualTo(r.rttP50());
+      assertThat(r.tcpConnected()).isTrue();
+      assertThat(r.srcNic()).isEqualTo("lo");
+      assertThat(r.dstNic()).isEqualTo("lo");
+      assertThat(r.error()).isNull();
+      prober.probe(new PeerAddress("127.0.0.1", http.getLocalPort()));
+      assertThat(trains.get()).as("trains answered, not datagrams").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aHostWhoseAgentIsNotRunningIsAgentDownNotUnreachable() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    PathResult r = prober.probe(new PeerAddress("127.0.0.1", port));
+    assertThat(r.received()).isZero();
+    assertThat(r.verdict()).isEqualTo(PathVerdict.AGENT_DOWN);
+    assertThat(r.error()).isNotBlank();
+  }
+
+  @Test
+  void aNameThatDoesNotResolveIsUnreachableAndSaysSo() {
+    PathResult r = prober.probe(new PeerAddress("no-such-host.invalid", 10187));
+    assertThat(r.verdict()).isEqualTo(PathVerdict.UNREACHABLE);
+    assertThat(r.error()).isEqualTo("cannot resolve no-such-host.invalid");
+  }
+
+  @Test
+  void repliesFromSomethingElseAreNotCounted() throws Exception {
+    // A plain UDP echo (not the agent) sends back the request unchanged: type request, not reply.
+    try (DatagramSocket echo = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+      Thread t =
+          new Thread(
+              () -> {
+                byte[] buf = new byte[2048];
+                try {
+                  while (true) {
+                    java.net.DatagramPacket p = new java.net.DatagramPacket(buf, buf.length);
+                    echo.receive(p);
+                    echo.send(p);
+                  }
+                } catch (Exception e) {
+                  // closed
+                }
+              });
+      t.setDaemon(true);
+      t.start();
+      PathResult r = prober.probe(new PeerAddress("127.0.0.1", echo.getLocalPort()));
+      assertThat(r.received()).isZero();
+      // Nothing listens on TCP there: the host refuses, so not unreachable, yet not one echo.
+      assertThat(r.verdict()).isEqualTo(PathVerdict.AGENT_DOWN);
+    }
+  }
+
+  @Test
+  void lossAboveTheThresholdIsLossyAndBelowItIsOk() {
+    assertThat(PathVerdict.judge(20, 19, false, 0.05)).isEqualTo(PathVerdict.OK);
+    assertThat(PathVerdict.judge(20, 18, false, 0.05)).isEqualTo(PathVerdict.LOSSY);
+    assertThat(PathVerdict.judge(20, 0, true, 0.05)).isEqualTo(PathVerdict.AGENT_DOWN);
+    assertThat(PathVerdict.judge(20, 0, false, 0.05)).isEqualTo(PathVerdict.UNREACHABLE);
+  }
+}

@@ -1,0 +1,108 @@
+package io.linkwatch.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linkwatch.peer.PeerFindings.Kind;
+import io.linkwatch.peer.PeerFindings.Suspect;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Who this host's own evidence names, pure. */
+class PeerFindingsTest {
+  private static final String SELF = "a:10187";
+
+  private static PathResult result(String peer, PathVerdict v, int othersAnswered) {
+    int received = v == PathVerdict.OK ? 10 : v == PathVerdict.LOSSY ? 6 : 0;
+    return new PathResult(
+        peer,
+        "eth0",
+        "eth0",
+        10,
+        received,
+        1e-4,
+        2e-4,
+        v != PathVerdict.UNREACHABLE,
+        1e-4,
+        null,
+        Instant.EPOCH,
+        false,
+        v,
+        othersAnswered);
+  }
+
+  private static List<String> named(List<Suspect> s) {
+    return s.stream().map(x -> x.kind().id() + " " + x.host() + " " + x.verdict().id()).toList();
+  }
+
+  @Test
+  void aPeerThatFailsWhileTheSecondPassReachesOthersIsNamed() {
+    List<PathResult> window =
+        List.of(
+            result("b:10187", PathVerdict.UNREACHABLE, 2),
+            result("c:10187", PathVerdict.OK, -1),
+            result("d:10187", PathVerdict.OK, -1));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", window)))
+        .containsExactly("peer b:10187 unreachable");
+  }
+
+  @Test
+  void aFailureWithoutASecondPassThatWorkedNamesNobody() {
+    // The same failure with no second pass (budget spent), or one that reached nobody: this
+    // host's own side is not known to work, so the peer is not blamed. With the check off (any
+    // failure named), b would be.
+    for (int others : new int[] {-1, 0}) {
+      List<PathResult> window =
+          List.of(
+              result("b:10187", PathVerdict.LOSSY, others),
+              result("c:10187", PathVerdict.OK, -1),
+              result("d:10187", PathVerdict.OK, -1));
+      assertThat(PeerFindings.judge(SELF, "eth0", window)).as("second pass " + others).isEmpty();
+    }
+  }
+
+  @Test
+  void mostPeersFailingNamesThisHostsOwnNicAndNoPeer() {
+    List<PathResult> window =
+        List.of(
+            result("b:10187", PathVerdict.LOSSY, 0),
+            result("c:10187", PathVerdict.LOSSY, -1),
+            result("d:10187", PathVerdict.UNREACHABLE, -1),
+            result("e:10187", PathVerdict.OK, -1));
+    List<Suspect> s = PeerFindings.judge(SELF, "eth0", window);
+    assertThat(named(s)).containsExactly("self a:10187 unreachable");
+    assertThat(s.get(0).nic()).isEqualTo("eth0");
+    assertThat(s.get(0).evidence()).isEqualTo("3 of 4 peers failed (unreachable)");
+  }
+
+  @Test
+  void aHostMendingFromItsOwnFaultBlamesNoPeerOnTheWay() {
+    // Its faulty side's failures (second passes that reached nobody) linger in the window while
+    // fresh probes pass: below a majority it no longer names itself, and names nobody else.
+    List<PathResult> window = new ArrayList<>();
+    window.add(result("b:10187", PathVerdict.LOSSY, 0));
+    window.add(result("c:10187", PathVerdict.LOSSY, -1));
+    window.add(result("d:10187", PathVerdict.OK, -1));
+    window.add(result("e:10187", PathVerdict.OK, -1));
+    window.add(result("f:10187", PathVerdict.OK, -1));
+    assertThat(PeerFindings.judge(SELF, "eth0", window)).isEmpty();
+  }
+
+  @Test
+  void oneFailureAmongTwoPathsIsNotAMajority() {
+    List<PathResult> window =
+        List.of(
+            result("b:10187", PathVerdict.AGENT_DOWN, 1), result("c:10187", PathVerdict.OK, -1));
+    List<Suspect> s = PeerFindings.judge(SELF, "eth0", window);
+    assertThat(s).extracting(Suspect::kind).containsExactly(Kind.PEER);
+    assertThat(s.get(0).evidence()).isEqualTo("agent_down from here while 1 other peers answered");
+  }
+
+  @Test
+  void nothingFailedNamesNobody() {
+    assertThat(PeerFindings.judge(SELF, "eth0", List.of(result("b:10187", PathVerdict.OK, -1))))
+        .isEmpty();
+    assertThat(PeerFindings.judge(SELF, null, List.of())).isEmpty();
+  }
+}
