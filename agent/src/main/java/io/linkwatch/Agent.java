@@ -169,6 +169,7 @@ public final class Agent implements AutoCloseable {
     Supplier<PeerSnapshot> peerSnapshot =
         () -> peerProber.get() == null ? null : peerProber.get().snapshot();
     registry.register(new PeerCollector(peerSnapshot));
+    store.peers(peerSnapshot);
     HttpApi http =
         HttpApi.start(
             config.listen().host(),
@@ -210,8 +211,11 @@ public final class Agent implements AutoCloseable {
                 Verdict.judge(
                     StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes()),
                     config.expectations()),
-            // Both stores only count up: their sum moves whenever either does.
-            () -> store.version() + (passiveStore == null ? 0 : passiveStore.version()),
+            // The stores and the prober only count up: their sum moves whenever one does.
+            () ->
+                store.version()
+                    + (passiveStore == null ? 0 : passiveStore.version())
+                    + (peerProber.get() == null ? 0 : peerProber.get().version()),
             verdict -> {
               journal.observe(verdict);
               store.recordFindings(standing.observe(verdict, clock.instant()));

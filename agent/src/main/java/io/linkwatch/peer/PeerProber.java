@@ -52,6 +52,7 @@ public final class PeerProber implements AutoCloseable {
   private final ProbeMeter meter;
   private final Map<String, PathResult> latest = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+  private final AtomicLong version = new AtomicLong();
   private final ExecutorService probes;
   private final Thread rounds;
   private volatile boolean closed;
@@ -91,6 +92,11 @@ public final class PeerProber implements AutoCloseable {
         new PeerProber(config, membership, port, SelfMember::isLocalHost, Clock.systemUTC());
     p.rounds.start();
     return p;
+  }
+
+  /** Rounds whose results were kept: moves whenever the evidence may have changed. */
+  public long version() {
+    return version.get();
   }
 
   /** Called by the echo responder for each train it answers. */
@@ -171,6 +177,7 @@ public final class PeerProber implements AutoCloseable {
       settled.addAll(others);
     }
     settled.forEach(x -> latest.put(x.peer(), x));
+    version.incrementAndGet();
     return true;
   }
 

@@ -104,6 +104,25 @@ public final class ResultStore {
     return findings;
   }
 
+  private java.util.function.Supplier<io.linkwatch.peer.PeerSnapshot> peers = () -> null;
+
+  /**
+   * Where the probes between servers are read from: their prober keeps its own results (it runs
+   * beside the workers, not in them), and the status document takes them from there.
+   */
+  public synchronized void peers(java.util.function.Supplier<io.linkwatch.peer.PeerSnapshot> s) {
+    peers = s;
+  }
+
+  /** The probes between servers now; empty when none are configured. */
+  public java.util.Optional<io.linkwatch.peer.PeerSnapshot> peers() {
+    java.util.function.Supplier<io.linkwatch.peer.PeerSnapshot> s;
+    synchronized (this) {
+      s = peers;
+    }
+    return java.util.Optional.ofNullable(s.get());
+  }
+
   /** Changes whenever something recorded changes what the store reports. */
   public synchronized long version() {
     return version;

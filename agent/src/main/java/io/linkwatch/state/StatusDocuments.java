@@ -4,6 +4,7 @@ import io.linkwatch.passive.PassiveStore;
 import io.linkwatch.probe.result.DeviceActivity;
 import io.linkwatch.status.DeviceEntry;
 import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.PeerSection;
 import io.linkwatch.status.PodLookupEntry;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
@@ -56,7 +57,8 @@ public final class StatusDocuments {
         passive == null ? null : PassiveSection.of(passive),
         store.podLookup().map(PodLookupEntry::of).orElse(null),
         store.findings(),
-        store.probeDeviceSeconds());
+        store.probeDeviceSeconds(),
+        store.peers().map(PeerSection::of).orElse(null));
   }
 
   private static Instant instant(double epochSeconds) {

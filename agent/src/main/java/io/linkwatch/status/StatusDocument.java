@@ -22,6 +22,7 @@ import java.util.Optional;
  *     after new results); empty in a check's document, whose verdict is its output
  * @param probeDeviceSeconds the seconds the agent's probes have held each device since it started
  *     (what linkwatch took from the devices); empty in a check's document
+ * @param peers the probes between servers; null when no {@code peers:} source is configured
  */
 public record StatusDocument(
     int schemaVersion,
@@ -33,7 +34,8 @@ public record StatusDocument(
     PassiveSection passive,
     PodLookupEntry podResources,
     List<FindingEntry> findings,
-    Map<Integer, Double> probeDeviceSeconds) {
+    Map<Integer, Double> probeDeviceSeconds,
+    PeerSection peers) {
 
   /**
    * The version of this shape, written first in the document; raised when a field is renamed or
@@ -58,6 +60,32 @@ public record StatusDocument(
         probeDeviceSeconds == null
             ? Map.of()
             : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(probeDeviceSeconds));
+  }
+
+  /** A document without the probes between servers. */
+  public StatusDocument(
+      int schemaVersion,
+      List<TargetEntry> targets,
+      List<DeviceEntry> devices,
+      Map<String, Instant> nextRuns,
+      Map<String, String> notApplicable,
+      Map<String, List<String>> toleratedFailures,
+      PassiveSection passive,
+      PodLookupEntry podResources,
+      List<FindingEntry> findings,
+      Map<Integer, Double> probeDeviceSeconds) {
+    this(
+        schemaVersion,
+        targets,
+        devices,
+        nextRuns,
+        notApplicable,
+        toleratedFailures,
+        passive,
+        podResources,
+        findings,
+        probeDeviceSeconds,
+        null);
   }
 
   /** A document without the probes' device time (tests, and documents of older agents). */
@@ -88,6 +116,10 @@ public record StatusDocument(
   public static StatusDocument ofCheck(List<TargetEntry> targets, PassiveSection passive) {
     return new StatusDocument(
         SCHEMA_VERSION, targets, List.of(), Map.of(), Map.of(), Map.of(), passive, null, List.of());
+  }
+
+  public Optional<PeerSection> peerSection() {
+    return Optional.ofNullable(peers);
   }
 
   public Optional<PassiveSection> passiveSection() {

@@ -211,6 +211,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                     + (count == 1 ? " link" : " links")
                     + " inactive by design, not judged: "
                     + row.describe()));
+    status.peerSection().ifPresent(p -> peers(p, findings, notes));
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);
     for (String product : unknownProducts) {
@@ -259,6 +260,27 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   private static boolean topologyScheduled(StatusDocument status) {
     return status.nextRuns().keySet().stream()
         .anyMatch(p -> ProbeKind.byId(p).map(ProbeKind::takesInventory).orElse(false));
+  }
+
+  /**
+   * The probes between servers: this host named by its own evidence is a finding (its side of every
+   * path fails: keep it out of multi-node jobs); a peer it names is a note, never this host's
+   * fault, so a healthy host is not drained for a neighbour's NIC.
+   */
+  private static void peers(
+      io.linkwatch.status.PeerSection p, List<Finding> findings, List<String> notes) {
+    for (io.linkwatch.status.PeerSection.Suspect s : p.suspects()) {
+      if (s.kind().equals("self")) {
+        findings.add(
+            new Finding(
+                "LW-PEER-NIC",
+                State.FAIL,
+                "network" + (s.nic() == null ? "" : " " + s.nic()),
+                s.evidence()));
+      } else {
+        notes.add("peer " + s.host() + ": " + s.evidence());
+      }
+    }
   }
 
   /** Link state and read health from the passive section; returns the links seen. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
+import io.linkwatch.testing.StatusLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,6 +149,12 @@ class PeerNetnsLiveTest {
       assertThat(LiveRules.names(prometheus.alerts()))
           .as("one alert for host 2's fault")
           .doesNotContain("LinkwatchPeerUnreachable");
+      // Host 2's own verdict, as a health check reads it; a peer that names host 2 stays OK.
+      assertThat(StatusLine.await("http://" + member(2), "FAIL", Duration.ofSeconds(30)))
+          .startsWith("FAIL - network eth0: LW-PEER-NIC ");
+      agents.get(2).awaitMetrics(Duration.ofSeconds(30), "linkwatch_finding{code=\"LW-PEER-NIC\"");
+      assertThat(agents.get(2).get("/api/v1/status").body()).contains("\"kind\": \"self\"");
+      assertThat(StatusLine.of("http://" + member(0))).doesNotContain("LW-PEER");
       nft(2, "delete table inet lwfault");
       awaitClear(allHosts(), cover);
       awaitAlertGone(prometheus, "LinkwatchPeerNicFailing");

@@ -56,6 +56,45 @@ class VerdictTest {
   }
 
   /**
+   * Probes between servers: this host naming its own side fails it (keep it out of multi-node
+   * jobs); a peer it names is a note and leaves it OK, so a healthy host is not drained for a
+   * neighbour's NIC. The section is read back through the document's codec.
+   */
+  @Test
+  void thisHostsOwnNetworkFailsItAndAPeerItNamesIsANote() {
+    JsonObject status = a3(165e9, SIO, "success");
+    status.add(
+        "peers",
+        JsonParser.parseString(
+            """
+            {"source": "static", "members": 6, "self": "n-01:10187", "round_seconds": 60.0,
+             "cover_seconds": 300.0, "paths": {"ok": 4, "lossy": 0, "unreachable": 1,
+             "agent_down": 0}, "membership_error": null,
+             "suspects": [{"kind": "peer", "host": "n-05:10187", "nic": null,
+               "verdict": "unreachable",
+               "evidence": "unreachable from here while 4 other peers answered"}]}
+            """));
+    Verdict v = judge(status);
+    assertThat(v.state()).isEqualTo(State.OK);
+    assertThat(v.notes())
+        .containsExactly("peer n-05:10187: unreachable from here while 4 other peers answered");
+
+    status
+        .getAsJsonObject("peers")
+        .add(
+            "suspects",
+            JsonParser.parseString(
+                """
+                [{"kind": "self", "host": "n-01:10187", "nic": "eth0", "verdict": "lossy",
+                  "evidence": "4 of 5 peers failed (lossy)"}]
+                """));
+    v = judge(status);
+    assertThat(v.state()).isEqualTo(State.FAIL);
+    assertThat(v.firstLine("FAIL"))
+        .isEqualTo("FAIL - network eth0: LW-PEER-NIC 4 of 5 peers failed (lossy)");
+  }
+
+  /**
    * The agent's first seconds: a p2p figure but no device inventory yet. It cannot be matched to
    * the product's row, so "OK - 0 devices" would claim a judgement that was not made.
    */
