@@ -228,7 +228,11 @@ public final class LinkCheck {
       List<Finding> more,
       long started,
       String coordination) {
-    StatusDocument document = document(runs, passive);
+    // The probes between servers are the agent's alone (a check has no peers of its own): the
+    // running agent's evidence, so a check on a host whose own network fails says so too.
+    StatusDocument document =
+        document(runs, passive)
+            .withPeers(agentStatus.flatMap(StatusDocument::peerSection).orElse(null));
     List<Finding> all = new ArrayList<>(more);
     all.addAll(belowHostBaseline(agentStatus, runs));
     Verdict verdict = Verdict.judge(document, config.expectations(), Verdict.Source.CHECK, all);

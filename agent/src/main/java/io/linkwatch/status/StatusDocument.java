@@ -118,6 +118,22 @@ public record StatusDocument(
         SCHEMA_VERSION, targets, List.of(), Map.of(), Map.of(), Map.of(), passive, null, List.of());
   }
 
+  /** This document with {@code peers} as its section of the probes between servers. */
+  public StatusDocument withPeers(PeerSection peers) {
+    return new StatusDocument(
+        schemaVersion,
+        targets,
+        devices,
+        nextRuns,
+        notApplicable,
+        toleratedFailures,
+        passive,
+        podResources,
+        findings,
+        probeDeviceSeconds,
+        peers);
+  }
+
   public Optional<PeerSection> peerSection() {
     return Optional.ofNullable(peers);
   }

@@ -135,8 +135,11 @@ class PeerNetnsLiveTest {
       nft(2, "add chain inet lwfault out { type filter hook output priority 0; }");
       nft(2, "add rule inet lwfault out oifname eth0 numgen random mod 10 < 3 drop");
       named = awaitNamed(Set.of(2), member(2), "self", Duration.ofSeconds((long) (2 * cover)));
+      // Its peers name it too (two are what the fleet's rule needs; a train of ten at 30 % loss
+      // comes back whole now and then, so not every peer need name it at every moment).
       named.addAll(
-          awaitNamed(Set.of(0, 1, 3, 4, 5), member(2), "peer", Duration.ofSeconds((long) cover)));
+          awaitNamed(
+              Set.of(0, 1, 3, 4, 5), 2, member(2), "peer", Duration.ofSeconds((long) (2 * cover))));
       assertThat(named).as("hosts named while host 2 loses 30 % outbound").containsOnly(member(2));
       JsonNode nic =
           LiveRules.awaitFiring(prometheus, "LinkwatchPeerNicFailing", Duration.ofSeconds(90));
@@ -155,6 +158,19 @@ class PeerNetnsLiveTest {
       agents.get(2).awaitMetrics(Duration.ofSeconds(30), "linkwatch_finding{code=\"LW-PEER-NIC\"");
       assertThat(agents.get(2).get("/api/v1/status").body()).contains("\"kind\": \"self\"");
       assertThat(StatusLine.of("http://" + member(0))).doesNotContain("LW-PEER");
+      // linkwatch check on host 2 measures its devices and takes the agent's evidence between
+      // servers: a prolog there keeps the host out of the job.
+      ProcessBuilder check =
+          io.linkwatch.testing.JavaProcess.builder(
+              java.util.Map.of(),
+              "check",
+              "--config",
+              dir.resolve("host-2").resolve("linkwatch.yaml").toString());
+      check.command().addAll(0, List.of("ip", "netns", "exec", ns(2)));
+      Process c = check.redirectErrorStream(true).start();
+      String out = new String(c.getInputStream().readAllBytes());
+      assertThat(c.waitFor()).as(out).isEqualTo(1);
+      assertThat(out).as(out).startsWith("FAIL - network eth0: LW-PEER-NIC ");
       nft(2, "delete table inet lwfault");
       awaitClear(allHosts(), cover);
       awaitAlertGone(prometheus, "LinkwatchPeerNicFailing");
@@ -228,13 +244,20 @@ class PeerNetnsLiveTest {
    */
   private Set<String> awaitNamed(Set<Integer> from, String host, String kind, Duration timeout)
       throws Exception {
+    return awaitNamed(from, from.size(), host, kind, timeout);
+  }
+
+  /** As above, until at least {@code atLeast} of the agents {@code from} name it. */
+  private Set<String> awaitNamed(
+      Set<Integer> from, int atLeast, String host, String kind, Duration timeout) throws Exception {
     Set<String> named = new TreeSet<>();
     long end = System.nanoTime() + timeout.toNanos();
     while (true) {
-      boolean all = true;
+      int naming = 0;
       for (int i : from) {
-        all &= suspects(Set.of(i)).contains(kind + " " + host);
+        naming += suspects(Set.of(i)).contains(kind + " " + host) ? 1 : 0;
       }
+      boolean all = naming >= atLeast;
       for (String s : suspects(allHosts())) {
         named.add(s.substring(s.indexOf(' ') + 1));
       }
@@ -247,7 +270,15 @@ class PeerNetnsLiveTest {
           shown.append("\nhost ").append(i).append(":\n").append(peerLines(i));
         }
         throw new AssertionError(
-            "not every host of " + from + " named " + host + " as " + kind + shown);
+            "fewer than "
+                + atLeast
+                + " hosts of "
+                + from
+                + " named "
+                + host
+                + " as "
+                + kind
+                + shown);
       }
       Thread.sleep(1000);
     }
