@@ -156,6 +156,8 @@ def substitute(expr, where, subst=SUBST):
     def repl(m):
         name = m.group(1) or m.group(2)
         name = name.split(":")[0]  # ${var:regex} -> var
+        if name.isdigit():
+            return m.group(0)  # $1 in label_replace: a regex group, which Grafana leaves alone
         if name not in subst:
             raise KeyError(f"{where}: unknown dashboard variable ${name}")
         return subst[name]
@@ -361,6 +363,26 @@ def fleet_fixture_series():
                         'probe="allreduce",target="0,1"}', "values": "0+0x180"})
     s.append({"series": f'up{{instance="{FLEET_DOWN[0]}",job="linkwatch",{FLEET_DOWN[1]}}}', "values": "0+0x180"})
     s.append({"series": f'up{{instance="{FLEET_GONE[0]}",job="linkwatch",{FLEET_GONE[1]}}}', "values": "1+0x100"})
+    # probes between servers: fixture-01 and fixture-02 find fixture-04 unreachable (two sources:
+    # LinkwatchPeerUnreachable), fixture-03 fails to most of its peers through eth0 (it names
+    # itself: LinkwatchPeerNicFailing); every host reports its peers by verdict and a round trip
+    for instance, labels, _ in FLEET_HOSTS:
+        host = f'instance="{instance}",job="linkwatch",{labels}'
+        bad = {"fixture-01:10187": ("unreachable", 1), "fixture-02:10187": ("unreachable", 1),
+               "fixture-03:10187": ("lossy", 3)}.get(instance)
+        for verdict in ("ok", "lossy", "unreachable", "agent_down"):
+            n = (4 - bad[1] if bad else 4) if verdict == "ok" else (bad[1] if bad and bad[0] == verdict else 0)
+            s.append({"series": f'linkwatch_peer_paths{{{host},src_nic="eth0",verdict="{verdict}"}}',
+                      "values": f"{n}+0x180"})
+        s.append({"series": f'linkwatch_peer_path_rtt_seconds{{{host},src_host="{instance}",src_nic="eth0",'
+                            f'dst_host="fixture-05:10187",dst_nic="eth0",quantile="0.99"}}',
+                  "values": "0.0004+0x180"})
+        if instance in ("fixture-01:10187", "fixture-02:10187"):
+            s.append({"series": f'linkwatch_peer_suspect{{{host},kind="peer",suspect_host="fixture-04:10187",'
+                                f'suspect_nic="",verdict="unreachable"}}', "values": "_x120 1+0x60"})
+        if instance == "fixture-03:10187":
+            s.append({"series": f'linkwatch_peer_suspect{{{host},kind="self",suspect_host="{instance}",'
+                                f'suspect_nic="eth0",verdict="lossy"}}', "values": "_x120 1+0x60"})
     # fixture-03's slow link failed its prolog's quick check; fixture-01's passed
     for instance, labels, state in (("fixture-03:10187", 'cluster="east",rack="r2"', "FAIL"),
                                     ("fixture-01:10187", 'cluster="east",rack="r1"', "OK")):
@@ -387,6 +409,10 @@ FLEET_FIXTURE_CHECKS = (
      'ALERTS{alertname="LinkwatchAgentDown",alertstate="firing",severity="critical",instance="fixture-06:10187"}'),
     ("fleet fixture: LinkwatchTargetMissing fires (critical) for the agent nothing scrapes, fixture-07",
      'ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing",severity="critical",instance="fixture-07:10187"}'),
+    ("fleet fixture: LinkwatchPeerUnreachable fires for fixture-04, named by two other hosts of its cluster",
+     'ALERTS{alertname="LinkwatchPeerUnreachable",alertstate="firing",instance="fixture-04:10187",cluster="east"}'),
+    ("fleet fixture: LinkwatchPeerNicFailing fires for fixture-03, which names its own eth0",
+     'ALERTS{alertname="LinkwatchPeerNicFailing",alertstate="firing",instance="fixture-03:10187",suspect_nic="eth0"}'),
     ("fleet fixture: LinkwatchTargetMissing fires for that host only (every other host is scraped to the end)",
      'count(ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing"}) == 1'),
 )

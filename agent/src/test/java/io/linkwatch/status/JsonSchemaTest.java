@@ -76,65 +76,8 @@ class JsonSchemaTest {
                 "all 14 of its pairs low",
                 Instant.parse("2026-12-04T01:00:00Z"),
                 2)));
-    store.peers(JsonSchemaTest::peers);
+    store.peers(io.linkwatch.testing.PeerFixture::snapshot);
     return store;
-  }
-
-  /** Probes between servers: one peer failing from here, named after a second pass. */
-  static io.linkwatch.peer.PeerSnapshot peers() {
-    Instant at = Instant.parse("2026-12-04T01:04:00Z");
-    List<io.linkwatch.peer.PeerSchedule.Member> members =
-        List.of(
-            new io.linkwatch.peer.PeerSchedule.Member("node-01:10187", "leaf-a", "r0"),
-            new io.linkwatch.peer.PeerSchedule.Member("node-02:10187", "leaf-a"),
-            new io.linkwatch.peer.PeerSchedule.Member("node-03:10187", null));
-    List<io.linkwatch.peer.PathResult> window =
-        List.of(
-            new io.linkwatch.peer.PathResult(
-                "node-02:10187",
-                "eth0",
-                null,
-                20,
-                0,
-                Double.NaN,
-                Double.NaN,
-                false,
-                Double.NaN,
-                "20 of 20 echoes lost",
-                at,
-                false,
-                io.linkwatch.peer.PathVerdict.UNREACHABLE,
-                1),
-            new io.linkwatch.peer.PathResult(
-                "node-03:10187",
-                "eth0",
-                "eth1",
-                20,
-                20,
-                1.9e-4,
-                4.1e-4,
-                true,
-                2.2e-4,
-                null,
-                at,
-                true,
-                io.linkwatch.peer.PathVerdict.OK,
-                -1));
-    return new io.linkwatch.peer.PeerSnapshot(
-        "static",
-        members,
-        members.get(0),
-        "eth0",
-        java.time.Duration.ofSeconds(60),
-        java.time.Duration.ofMinutes(2),
-        240,
-        12,
-        window,
-        window,
-        io.linkwatch.peer.PeerFindings.judge("node-01:10187", "eth0", window),
-        Map.of("sent", 6L, "answered", 5L, "second_pass", 2L, "skipped_budget", 0L),
-        null,
-        0);
   }
 
   /** The golden fixture's link readings, with the ports of the procfs InfiniBand fixture. */
