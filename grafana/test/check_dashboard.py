@@ -411,8 +411,8 @@ FLEET_FIXTURE_CHECKS = (
      'ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing",severity="critical",instance="fixture-07:10187"}'),
     ("fleet fixture: LinkwatchPeerUnreachable fires for fixture-04, named by two other hosts of its cluster",
      'ALERTS{alertname="LinkwatchPeerUnreachable",alertstate="firing",instance="fixture-04:10187",cluster="east"}'),
-    ("fleet fixture: LinkwatchPeerNicFailing fires for fixture-03, which names its own eth0",
-     'ALERTS{alertname="LinkwatchPeerNicFailing",alertstate="firing",instance="fixture-03:10187",suspect_nic="eth0"}'),
+    ("fleet fixture: LinkwatchPeerNicFailing fires for fixture-03, which names itself",
+     'ALERTS{alertname="LinkwatchPeerNicFailing",alertstate="firing",instance="fixture-03:10187",kind="self"}'),
     ("fleet fixture: LinkwatchTargetMissing fires for that host only (every other host is scraped to the end)",
      'count(ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing"}) == 1'),
 )

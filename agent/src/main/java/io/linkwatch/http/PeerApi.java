@@ -2,6 +2,7 @@ package io.linkwatch.http;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.linkwatch.peer.HttpSdLabels;
 import io.linkwatch.peer.Nics;
 import io.linkwatch.peer.PeerSchedule.Member;
 import io.linkwatch.peer.PeerSnapshot;
@@ -17,7 +18,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code /api/v1/peers}: the members this agent probes, as Prometheus HTTP service-discovery
  *       JSON ({@code http_sd_configs} reads it, and so does another agent's {@code peers.http_sd}),
- *       one target group per member so that its {@code tor} and {@code rail} stay its own;
+ *       one target group per member so that its switch and rail stay its own ({@code
+ *       __meta_linkwatch_tor}, {@code __meta_linkwatch_rail});
  *   <li>{@code /api/v1/identity}: who this agent is to its peers: the member it is, its host name,
  *       its interfaces and their addresses, its switch and rail.
  * </ul>
@@ -28,7 +30,10 @@ final class PeerApi {
   private PeerApi() {}
 
   static void routes(Router router, Supplier<PeerSnapshot> peers, String version) {
-    router.get("/api/v1/peers").handler(ctx -> json(ctx, peers, PeerApi::serviceDiscovery));
+    // Off the event loop that serves /metrics: a snapshot of thousands of members is work.
+    router
+        .get("/api/v1/peers")
+        .blockingHandler(ctx -> json(ctx, peers, PeerApi::serviceDiscovery), false);
     router
         .get("/api/v1/identity")
         .blockingHandler(ctx -> json(ctx, peers, s -> identity(s, version)), false);
@@ -60,11 +65,13 @@ final class PeerApi {
       targets.add(m.host());
       g.add("targets", targets);
       JsonObject labels = new JsonObject();
+      // Meta labels: Prometheus offers them to relabeling and drops them after, so they never
+      // collide with the `tor` of the peer series; an agent reading this list takes them too.
       if (m.tor() != null) {
-        labels.addProperty("tor", m.tor());
+        labels.addProperty(HttpSdLabels.TOR, m.tor());
       }
       if (m.rail() != null) {
-        labels.addProperty("rail", m.rail());
+        labels.addProperty(HttpSdLabels.RAIL, m.rail());
       }
       g.add("labels", labels);
       groups.add(g);

@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  * <pre>
  * linkwatch_peer_path_loss_ratio{dst_host="node-02:10187",dst_nic="eth0",src_host="node-01:10187",src_nic="eth0"} 0.0
  * linkwatch_peer_path_rtt_seconds{dst_host="node-02:10187",...,quantile="0.99"} 1.9E-4
+ * linkwatch_peer_path_rtt_seconds_count{dst_host="node-02:10187",...} 20
  * linkwatch_peer_paths{src_nic="eth0",verdict="unreachable"} 1.0
  * linkwatch_peer_suspect{kind="peer",suspect_host="node-05:10187",suspect_nic="",verdict="unreachable"} 1.0
  * </pre>
@@ -102,10 +103,11 @@ public final class PeerCollector implements MultiCollector {
         f.gauge(LOSS, "Share of the last probe's echoes that did not come back.", Unit.RATIO);
     MetricFamilies.Gauge ok =
         f.gauge(OK, "1 when the last probe of the path passed, 0 when it did not.", null);
-    MetricFamilies.Gauge rtt =
-        f.gauge(
+    MetricFamilies.Summary rtt =
+        f.resultSummary(
             RTT,
-            "Round trip of the last probe's echoes, median and 99th percentile.",
+            "Round trip of the last probe's echoes that came back: median, 99th percentile, how"
+                + " many and their sum.",
             Unit.SECONDS);
     MetricFamilies.Gauge tcp =
         f.gauge(
@@ -123,8 +125,7 @@ public final class PeerCollector implements MultiCollector {
       loss.add(r.lossRatio(), l);
       ok.add(r.ok() ? 1 : 0, l);
       if (!Double.isNaN(r.rttP50())) {
-        rtt.add(r.rttP50(), MetricFamilies.withLabel(l, "quantile", "0.5"));
-        rtt.add(r.rttP99(), MetricFamilies.withLabel(l, "quantile", "0.99"));
+        rtt.add(r.rttP50(), r.rttP99(), r.received(), r.rttSum(), l);
       }
       if (!Double.isNaN(r.tcpSeconds())) {
         tcp.add(r.tcpSeconds(), l);

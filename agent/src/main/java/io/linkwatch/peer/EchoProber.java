@@ -4,7 +4,6 @@ import io.linkwatch.util.Stats;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.PortUnreachableException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -56,25 +55,36 @@ public final class EchoProber {
     return new EchoProber(c.echoes(), c.payloadBytes(), c.timeout(), c.lossThreshold(), clock);
   }
 
+  /** The longest a probe takes once its peer's name is resolved: its train, then the timeout. */
+  public Duration longest() {
+    return SPACING.multipliedBy(echoes).plus(timeout);
+  }
+
+  /** A probe that got no answer at all, for {@code why}. */
+  public PathResult noAnswer(String peer, String why) {
+    return new PathResult(
+        peer,
+        null,
+        null,
+        echoes,
+        0,
+        Double.NaN,
+        Double.NaN,
+        0,
+        false,
+        Double.NaN,
+        why,
+        clock.instant(),
+        false,
+        PathVerdict.UNREACHABLE,
+        -1);
+  }
+
   public PathResult probe(PeerAddress peer) {
     java.time.Instant at = clock.instant();
     InetSocketAddress target = peer.resolve();
     if (target.isUnresolved()) {
-      return new PathResult(
-          peer.text(),
-          null,
-          null,
-          echoes,
-          0,
-          Double.NaN,
-          Double.NaN,
-          false,
-          Double.NaN,
-          "cannot resolve " + peer.host(),
-          at,
-          false,
-          PathVerdict.UNREACHABLE,
-          -1);
+      return noAnswer(peer.text(), "cannot resolve " + peer.host());
     }
     // The connect runs beside the train: a host that does not answer costs one timeout, not two.
     CompletableFuture<Connect> connecting =
@@ -91,12 +101,13 @@ public final class EchoProber {
         train.received,
         rtts.length == 0 ? Double.NaN : Stats.quantile(rtts, 0.5),
         rtts.length == 0 ? Double.NaN : Stats.quantile(rtts, 0.99),
+        Arrays.stream(rtts).sum(),
         tcp.connected,
         tcp.seconds,
         train.received == echoes ? null : error,
         at,
         false,
-        PathVerdict.judge(echoes, train.received, train.portClosed || tcp.refused, lossThreshold),
+        PathVerdict.judge(echoes, train.received, tcp.refused, tcp.connected, lossThreshold),
         -1);
   }
 
@@ -121,22 +132,26 @@ public final class EchoProber {
   private static final class Train {
     double[] rtts;
     int received;
-    boolean portClosed;
     String srcNic;
     String dstNic;
     String error;
   }
 
+  /**
+   * The train, on an unconnected socket: a host with several addresses may answer from another than
+   * the one probed (its route picks the source), and a connected socket would drop that reply.
+   * Replies are matched by train id and sequence instead. An error sending one echo (a route gone,
+   * ICMP unreachable) loses that echo, not the train.
+   */
   private Train udp(InetSocketAddress target) {
     Train t = new Train();
     t.rtts = new double[echoes];
+    t.srcNic = Nics.towards(target.getAddress());
     long train = ThreadLocalRandom.current().nextLong();
     long[] sentAt = new long[echoes];
     boolean[] back = new boolean[echoes];
     try (DatagramChannel ch = DatagramChannel.open();
         Selector selector = Selector.open()) {
-      ch.connect(target);
-      t.srcNic = Nics.nameOf(((InetSocketAddress) ch.getLocalAddress()).getAddress());
       ch.configureBlocking(false);
       ch.register(selector, SelectionKey.OP_READ);
       ByteBuffer in = ByteBuffer.allocate(2048);
@@ -149,9 +164,9 @@ public final class EchoProber {
         if (next < echoes && now >= start + next * spacing) {
           sentAt[next] = now;
           try {
-            ch.write(EchoPacket.request(train, next, payloadBytes));
-          } catch (PortUnreachableException e) {
-            t.portClosed = true;
+            ch.send(EchoPacket.request(train, next, payloadBytes), target);
+          } catch (IOException e) {
+            t.error = "UDP: " + e.getMessage();
           }
           next++;
           if (next == echoes) {
@@ -171,13 +186,12 @@ public final class EchoProber {
         while (true) {
           in.clear();
           try {
-            if (ch.read(in) <= 0) {
+            if (ch.receive(in) == null) {
               break;
             }
-          } catch (PortUnreachableException e) {
-            // ICMP port unreachable: the host is there and nothing listens on the port.
-            t.portClosed = true;
-            continue;
+          } catch (IOException e) {
+            t.error = "UDP: " + e.getMessage();
+            break;
           }
           long arrived = System.nanoTime();
           in.flip();

@@ -32,10 +32,17 @@ public final class EchoResponder implements AutoCloseable {
           return size() > REMEMBERED;
         }
       };
-  private final Map<InetAddress, String> nicTowards =
+
+  /** The interface towards each source and when it was looked up; "" for no route. */
+  private record Towards(String nic, long atNanos) {}
+
+  /** A route or a bond may fail over: an interface looked up is trusted this long. */
+  private static final long NIC_TTL_NANOS = 300_000_000_000L;
+
+  private final Map<InetAddress, Towards> nicTowards =
       new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<InetAddress, String> e) {
+        protected boolean removeEldestEntry(Map.Entry<InetAddress, Towards> e) {
           return size() > REMEMBERED;
         }
       };
@@ -90,8 +97,7 @@ public final class EchoResponder implements AutoCloseable {
           trainAnswered.run();
         }
         InetAddress source = ((InetSocketAddress) from).getAddress();
-        String nic = nicTowards.computeIfAbsent(source, Nics::towards);
-        EchoPacket.toReply(b, nic);
+        EchoPacket.toReply(b, nicTowards(source));
         channel.send(b, from);
       } catch (ClosedChannelException e) {
         return;
@@ -100,6 +106,18 @@ public final class EchoResponder implements AutoCloseable {
         log.debug("peer echo: {}", e.toString());
       }
     }
+  }
+
+  /** The interface a reply to {@code source} leaves by, cached, a failed lookup included. */
+  private String nicTowards(InetAddress source) {
+    long now = System.nanoTime();
+    Towards t = nicTowards.get(source);
+    if (t == null || now - t.atNanos() > NIC_TTL_NANOS) {
+      String nic = Nics.towards(source);
+      t = new Towards(nic == null ? "" : nic, now);
+      nicTowards.put(source, t);
+    }
+    return t.nic().isEmpty() ? null : t.nic();
   }
 
   @Override

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The members from a Prometheus HTTP service-discovery URL: a JSON list of target groups, {@code
- * [{"targets": ["host:port", ...], "labels": {"tor": "...", "rail": "..."}}]}, the format
+ * [{"targets": ["host:port", ...], "labels": {"__meta_linkwatch_tor": "...", ...}}]}, the format
  * Prometheus' {@code http_sd_configs} reads. Read at start and every {@code refresh}, with the
  * header Prometheus sends ({@code X-Prometheus-Refresh-Interval-Seconds}). A read that fails keeps
  * the last list that succeeded (a discovery service that restarts must not empty the fleet), and is
@@ -111,7 +111,8 @@ final class HttpSdMembership implements Membership {
       lastError = null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (Exception e) {
+    } catch (Exception | StackOverflowError e) {
+      // An Error escaping would end the periodic reads for good: a nested document is one.
       failures.incrementAndGet();
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       if (lastError == null) {
@@ -144,7 +145,12 @@ final class HttpSdMembership implements Membership {
       for (JsonElement t : group.getAsJsonArray("targets")) {
         try {
           String host = PeerAddress.parse(t.getAsString()).text();
-          out.putIfAbsent(host, new Member(host, label(labels, "tor"), label(labels, "rail")));
+          out.putIfAbsent(
+              host,
+              new Member(
+                  host,
+                  label(labels, HttpSdLabels.TOR, "tor"),
+                  label(labels, HttpSdLabels.RAIL, "rail")));
         } catch (RuntimeException e) {
           log.warn("peers: target {} left out: {}", t, e.getMessage());
         }
@@ -153,9 +159,15 @@ final class HttpSdMembership implements Membership {
     return List.copyOf(new ArrayList<>(out.values()));
   }
 
-  private static String label(JsonObject labels, String name) {
-    JsonElement v = labels.get(name);
-    return v == null || !v.isJsonPrimitive() ? null : v.getAsString();
+  /** The first of {@code names} the group sets. */
+  private static String label(JsonObject labels, String... names) {
+    for (String name : names) {
+      JsonElement v = labels.get(name);
+      if (v != null && v.isJsonPrimitive()) {
+        return v.getAsString();
+      }
+    }
+    return null;
   }
 
   private static URI withoutUserInfo(URI u) {

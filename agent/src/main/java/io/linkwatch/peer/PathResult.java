@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param received echoes whose reply came back in time
  * @param rttP50 the median round trip of the replies, seconds; NaN without any
  * @param rttP99 the 99th percentile round trip, seconds; NaN without any
+ * @param rttSum the round trips of the replies added up, seconds (0 without any)
  * @param tcpConnected whether the TCP connect to the agent's port completed
  * @param tcpSeconds how long that connect took; NaN when it did not complete
  * @param error why the probe could not run, or the connect failed, in a few words; null if fine
@@ -30,6 +31,7 @@ public record PathResult(
     int received,
     double rttP50,
     double rttP99,
+    double rttSum,
     boolean tcpConnected,
     double tcpSeconds,
     String error,
@@ -55,6 +57,7 @@ public record PathResult(
         received,
         rttP50,
         rttP99,
+        rttSum,
         tcpConnected,
         tcpSeconds,
         error,
@@ -74,6 +77,7 @@ public record PathResult(
         received,
         rttP50,
         rttP99,
+        rttSum,
         tcpConnected,
         tcpSeconds,
         error,

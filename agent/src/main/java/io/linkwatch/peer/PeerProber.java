@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -37,11 +39,30 @@ import org.slf4j.LoggerFactory;
 public final class PeerProber implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PeerProber.class);
 
+  /** What a probe may spend resolving its peer's name, beyond its own echoes and connect. */
+  private static final Duration RESOLVE_LIMIT = Duration.ofSeconds(5);
+
   /** The longest wait before a host starts its round: spreads the fleet's probes. */
   private static final Duration MAX_JITTER = Duration.ofSeconds(2);
 
   /** Probes of one host at once, at most: four partners a round at most, plus second passes. */
   private static final int IN_FLIGHT = 4;
+
+  /** Failed peers probed again each round, at most. */
+  private static final int RECHECKS = 2;
+
+  /** Why a probe runs: the schedule, a recheck of a failed peer, or a second pass. */
+  private enum Kind {
+    SCHEDULED("sent"),
+    RECHECK("recheck"),
+    SECOND_PASS("second_pass");
+
+    final String counter;
+
+    Kind(String counter) {
+      this.counter = counter;
+    }
+  }
 
   private final PeerConfig config;
   private final Membership membership;
@@ -58,7 +79,9 @@ public final class PeerProber implements AutoCloseable {
   private volatile boolean closed;
   private volatile PeerSchedule schedule;
   private volatile Member self;
-  private volatile long lastRound = Long.MIN_VALUE;
+  private volatile Instant lastStart;
+  private List<Member> selfFor;
+  private Optional<Member> selfFound = Optional.empty();
   private volatile Set<String> recentPartners = Set.of();
   private String selfWarning;
 
@@ -71,7 +94,7 @@ public final class PeerProber implements AutoCloseable {
     this.clock = clock;
     this.prober = EchoProber.of(config, clock);
     this.meter = new ProbeMeter(config.budgetPerHour(), clock);
-    for (String k : List.of("sent", "answered", "second_pass", "skipped_budget")) {
+    for (String k : List.of("sent", "answered", "recheck", "second_pass", "skipped_budget")) {
       counts.put(k, new AtomicLong());
     }
     this.probes =
@@ -127,7 +150,7 @@ public final class PeerProber implements AutoCloseable {
   /** Runs this host's part of the next round; false when there is nothing to run (no plan). */
   private boolean round() throws InterruptedException {
     List<Member> members = membership.current();
-    Optional<Member> me = SelfMember.find(members, config.self(), port, isLocal);
+    Optional<Member> me = self(members);
     if (me.isEmpty() || members.size() < 2) {
       self = me.orElse(null);
       schedule = null;
@@ -150,35 +173,74 @@ public final class PeerProber implements AutoCloseable {
     selfWarning = null;
     self = me.get();
     PeerSchedule s = plan(members);
-    long r = s.roundAt(clock.instant());
-    Instant start = s.start(r).plus(jitter(self.host(), r, s.roundLength()));
-    if (r <= lastRound || clock.instant().isAfter(start.plus(s.roundLength().dividedBy(2)))) {
-      r = Math.max(r, lastRound) + 1;
-      start = s.start(r).plus(jitter(self.host(), r, s.roundLength()));
+    Duration length = s.roundLength();
+    Instant now = clock.instant();
+    // The next round after the last one run, in this plan's rounds: a plan whose rounds are
+    // longer or shorter (members joined or left) numbers them differently, so the last round is
+    // kept as the time it started, never as a number.
+    long r = s.roundAt(now);
+    if (lastStart != null) {
+      r = Math.max(r, s.roundAt(lastStart) + 1);
     }
-    sleep(Duration.between(clock.instant(), start));
-    lastRound = r;
+    Instant start = s.start(r).plus(jitter(self.host(), r, length));
+    if (now.isAfter(start.plus(length.dividedBy(2)))) {
+      r++;
+      start = s.start(r).plus(jitter(self.host(), r, length));
+    }
+    Duration wait = Duration.between(now, start);
+    if (wait.compareTo(length) > 0) {
+      // Never sleep past a round: the clock may have stepped, and the members may change.
+      sleep(length);
+      return true;
+    }
+    sleep(wait);
+    lastStart = s.start(r);
     List<String> partners = new ArrayList<>();
     for (Pair p : s.pairsOf(self.host(), r)) {
       partners.add(p.prober().equals(self.host()) ? p.responder() : p.prober());
     }
     recentPartners = new HashSet<>(partners);
-    // A failure is kept only with its second pass's outcome: until then nobody may be blamed.
-    List<PathResult> results = probeAll(partners, false);
+    Set<String> listed = new HashSet<>();
+    members.forEach(m -> listed.add(m.host()));
+    latest.keySet().retainAll(listed);
+    // Peers that failed when last probed are probed again every round (while the budget allows),
+    // so a peer named clears within a round of its repair instead of at its next meeting.
+    List<String> rechecks =
+        latest.values().stream()
+            .filter(x -> x.verdict().blames() && !partners.contains(x.peer()))
+            .sorted(Comparator.comparing(PathResult::at))
+            .map(PathResult::peer)
+            .limit(RECHECKS)
+            .toList();
+    List<PathResult> results = new ArrayList<>(probeAll(partners, Kind.SCHEDULED));
+    results.addAll(probeAll(rechecks, Kind.RECHECK));
     Set<String> probed = new HashSet<>(partners);
+    probed.addAll(rechecks);
+    // A failure is kept only with its second pass's outcome: until then nobody may be blamed.
     List<PathResult> settled = new ArrayList<>();
     for (PathResult result : results) {
-      if (result.ok()) {
+      if (!result.verdict().needsSecondPass()) {
         settled.add(result);
         continue;
       }
       List<PathResult> others = secondPass(result, members, probed);
-      settled.add(result.withOthersAnswered((int) others.stream().filter(PathResult::ok).count()));
+      settled.add(
+          result.withOthersAnswered(
+              others.isEmpty() ? -1 : (int) others.stream().filter(PathResult::ok).count()));
       settled.addAll(others);
     }
     settled.forEach(x -> latest.put(x.peer(), x));
     version.incrementAndGet();
     return true;
+  }
+
+  /** This host among {@code members}, looked up again only when the list changes. */
+  private Optional<Member> self(List<Member> members) {
+    if (!members.equals(selfFor)) {
+      selfFound = SelfMember.find(members, config.self(), port, isLocal);
+      selfFor = members;
+    }
+    return selfFound;
   }
 
   private PeerSchedule plan(List<Member> members) {
@@ -212,28 +274,36 @@ public final class PeerProber implements AutoCloseable {
     return Duration.ofMillis(Math.floorMod(h >>> 16, bound));
   }
 
-  private List<PathResult> probeAll(List<String> peers, boolean secondPass)
-      throws InterruptedException {
+  private List<PathResult> probeAll(List<String> peers, Kind kind) throws InterruptedException {
     List<Future<PathResult>> running = new ArrayList<>();
     for (String peer : peers) {
-      if (secondPass && !meter.tryTake()) {
+      // The schedule's probes are the plan's; what this host adds to it stops at the budget.
+      if (kind != Kind.SCHEDULED && !meter.tryTake()) {
         counts.get("skipped_budget").incrementAndGet();
         continue;
       }
-      if (!secondPass) {
+      if (kind == Kind.SCHEDULED) {
         meter.record();
       }
-      counts.get(secondPass ? "second_pass" : "sent").incrementAndGet();
+      counts.get(kind.counter).incrementAndGet();
       running.add(probes.submit(() -> prober.probe(PeerAddress.parse(peer))));
     }
     List<PathResult> out = new ArrayList<>();
-    for (Future<PathResult> f : running) {
+    for (int i = 0; i < running.size(); i++) {
+      Future<PathResult> f = running.get(i);
+      PathResult r;
       try {
-        PathResult r = f.get();
-        out.add(secondPass ? r.asSecondPass() : r);
+        r = f.get(prober.longest().toMillis() + RESOLVE_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // A name that takes the resolver's whole timeout, or a probe stuck: the path did not
+        // answer in the time a probe has, and the round goes on.
+        f.cancel(true);
+        r = prober.noAnswer(peers.get(i), "no result in " + prober.longest().plus(RESOLVE_LIMIT));
       } catch (java.util.concurrent.ExecutionException e) {
         log.warn("peer probe: {}", e.getCause().toString());
+        continue;
       }
+      out.add(kind == Kind.SECOND_PASS ? r.asSecondPass() : r);
     }
     return out;
   }
@@ -264,7 +334,7 @@ public final class PeerProber implements AutoCloseable {
     List<String> chosen = candidates.subList(0, Math.min(2, candidates.size()));
     probed.addAll(chosen);
     log.debug("peers: {} {}; second pass through {}", failed.peer(), failed.verdict().id(), chosen);
-    return probeAll(List.copyOf(chosen), true);
+    return probeAll(List.copyOf(chosen), Kind.SECOND_PASS);
   }
 
   private void sleep(Duration d) throws InterruptedException {
@@ -281,8 +351,8 @@ public final class PeerProber implements AutoCloseable {
     List<Member> members = membership.current();
     PeerSchedule s = schedule;
     Member me = self;
-    Set<String> listed = new HashSet<>();
-    members.forEach(m -> listed.add(m.host()));
+    Map<String, Member> listed = new java.util.HashMap<>();
+    members.forEach(m -> listed.putIfAbsent(m.host(), m));
     Instant now = clock.instant();
     Duration round = s == null ? null : s.roundLength();
     Duration cover = s == null ? null : round.multipliedBy(Math.max(1, s.coverRounds()));
@@ -290,15 +360,14 @@ public final class PeerProber implements AutoCloseable {
     List<PathResult> shown = new ArrayList<>();
     if (s != null && me != null) {
       Instant since = now.minus(cover).minus(round);
-      Instant recent = now.minus(round.multipliedBy(2)).minus(round);
+      Instant recent = now.minus(round.multipliedBy(2));
       String tor = me.tor();
       for (PathResult r : latest.values()) {
-        if (!listed.contains(r.peer()) || r.at().isBefore(since)) {
+        if (!listed.containsKey(r.peer()) || r.at().isBefore(since)) {
           continue;
         }
         window.add(r);
-        Member peer =
-            s.members().stream().filter(m -> m.host().equals(r.peer())).findFirst().orElse(null);
+        Member peer = listed.get(r.peer());
         boolean sameTor = tor != null && peer != null && tor.equals(peer.tor());
         if (!r.ok() || sameTor || !r.at().isBefore(recent) || recentPartners.contains(r.peer())) {
           shown.add(r);
@@ -347,5 +416,11 @@ public final class PeerProber implements AutoCloseable {
     rounds.interrupt();
     probes.shutdownNow();
     membership.close();
+    try {
+      rounds.join(2000);
+      probes.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

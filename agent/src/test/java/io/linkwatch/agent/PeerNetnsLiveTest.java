@@ -154,7 +154,7 @@ class PeerNetnsLiveTest {
           .allSatisfy(
               a -> {
                 assertThat(a.get("labels").get("instance").asText()).isEqualTo(member(2));
-                assertThat(a.get("labels").get("suspect_nic").asText()).isEqualTo("eth0");
+                assertThat(a.get("annotations").get("summary").asText()).endsWith(" through eth0");
               });
       assertThat(LiveRules.names(prometheus.alerts()))
           .as("one alert for host 2's fault")

@@ -83,10 +83,23 @@ class EchoProberTest {
   }
 
   @Test
+  void anAgentPortThatAnswersTcpButNoEchoIsUdpBlockedNotUnreachable() throws Exception {
+    // A firewall that opened only the TCP port: the path and the agent work, nobody's NIC fails.
+    try (ServerSocket http = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      PathResult r = prober.probe(new PeerAddress("127.0.0.1", http.getLocalPort()));
+      assertThat(r.received()).isZero();
+      assertThat(r.tcpConnected()).isTrue();
+      assertThat(r.verdict()).isEqualTo(PathVerdict.UDP_BLOCKED);
+      assertThat(r.verdict().pathFails()).isFalse();
+    }
+  }
+
+  @Test
   void lossAboveTheThresholdIsLossyAndBelowItIsOk() {
-    assertThat(PathVerdict.judge(20, 19, false, 0.05)).isEqualTo(PathVerdict.OK);
-    assertThat(PathVerdict.judge(20, 18, false, 0.05)).isEqualTo(PathVerdict.LOSSY);
-    assertThat(PathVerdict.judge(20, 0, true, 0.05)).isEqualTo(PathVerdict.AGENT_DOWN);
-    assertThat(PathVerdict.judge(20, 0, false, 0.05)).isEqualTo(PathVerdict.UNREACHABLE);
+    assertThat(PathVerdict.judge(20, 19, false, true, 0.05)).isEqualTo(PathVerdict.OK);
+    assertThat(PathVerdict.judge(20, 18, false, true, 0.05)).isEqualTo(PathVerdict.LOSSY);
+    assertThat(PathVerdict.judge(20, 0, true, false, 0.05)).isEqualTo(PathVerdict.AGENT_DOWN);
+    assertThat(PathVerdict.judge(20, 0, false, false, 0.05)).isEqualTo(PathVerdict.UNREACHABLE);
+    assertThat(PathVerdict.judge(20, 0, false, true, 0.05)).isEqualTo(PathVerdict.UDP_BLOCKED);
   }
 }

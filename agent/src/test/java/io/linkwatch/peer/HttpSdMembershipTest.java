@@ -20,16 +20,20 @@ class HttpSdMembershipTest {
       """
       [{"targets": ["n-02:10187", "n-01:10187"], "labels": {"tor": "t1", "rail": "r0"}},
        {"targets": ["[fd00::7]:10187", "no-port"], "labels": {}},
-       {"targets": ["n-01:10187"]}]
+       {"targets": ["n-01:10187"]},
+       {"targets": ["n-03:10187"],
+        "labels": {"__meta_linkwatch_tor": "t2", "__meta_linkwatch_rail": "r1"}}]
       """;
 
   @Test
   void parsesGroupsWithTheirLabelsAndLeavesOutWhatIsNotHostPort() {
+    // Plain labels as a hand-written list has them, meta labels as the agents serve them.
     assertThat(HttpSdMembership.parse(DOC))
         .containsExactly(
             new Member("n-02:10187", "t1", "r0"),
             new Member("n-01:10187", "t1", "r0"),
-            new Member("[fd00::7]:10187", null, null));
+            new Member("[fd00::7]:10187", null, null),
+            new Member("n-03:10187", "t2", "r1"));
     assertThatThrownBy(() -> HttpSdMembership.parse("{\"targets\": []}"))
         .hasMessageContaining("not a JSON list of target groups");
   }
@@ -56,14 +60,14 @@ class HttpSdMembershipTest {
     HttpSdMembership m = new HttpSdMembership(url, Duration.ofSeconds(30));
     try {
       m.read();
-      assertThat(m.current()).hasSize(3);
+      assertThat(m.current()).hasSize(4);
       assertThat(m.lastError()).isNull();
       assertThat(auth.get()).isEqualTo("Basic b3BzOnMzY3JldA==");
       assertThat(refresh.get()).isEqualTo("30");
 
       status.set(503);
       m.read();
-      assertThat(m.current()).as("kept through a failed read").hasSize(3);
+      assertThat(m.current()).as("kept through a failed read").hasSize(4);
       assertThat(m.lastError()).isEqualTo("HTTP 503");
       assertThat(m.failures()).isEqualTo(1);
 

@@ -14,6 +14,10 @@ class PeerFindingsTest {
   private static final String SELF = "a:10187";
 
   private static PathResult result(String peer, PathVerdict v, int othersAnswered) {
+    return result(peer, v, othersAnswered, Instant.EPOCH);
+  }
+
+  private static PathResult result(String peer, PathVerdict v, int othersAnswered, Instant at) {
     int received = v == PathVerdict.OK ? 10 : v == PathVerdict.LOSSY ? 6 : 0;
     return new PathResult(
         peer,
@@ -23,10 +27,11 @@ class PeerFindingsTest {
         received,
         1e-4,
         2e-4,
+        received * 1e-4,
         v != PathVerdict.UNREACHABLE,
         1e-4,
         null,
-        Instant.EPOCH,
+        at,
         false,
         v,
         othersAnswered);
@@ -97,6 +102,43 @@ class PeerFindingsTest {
     List<Suspect> s = PeerFindings.judge(SELF, "eth0", window);
     assertThat(s).extracting(Suspect::kind).containsExactly(Kind.PEER);
     assertThat(s.get(0).evidence()).isEqualTo("agent_down from here while 1 other peers answered");
+  }
+
+  @Test
+  void peersWhoseAgentIsDownOrBlocksUdpNeverCountAgainstThisHost() {
+    // A rolling upgrade: most peers still run a version with no echo responder, or a firewall
+    // opened only TCP. Their paths work; this host is not named, each of them is.
+    List<PathResult> window =
+        List.of(
+            result("b:10187", PathVerdict.AGENT_DOWN, -1),
+            result("c:10187", PathVerdict.AGENT_DOWN, -1),
+            result("d:10187", PathVerdict.UDP_BLOCKED, -1),
+            result("e:10187", PathVerdict.OK, -1));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", window)))
+        .containsExactly(
+            "peer b:10187 agent_down", "peer c:10187 agent_down", "peer d:10187 udp_blocked");
+  }
+
+  @Test
+  void onlyTheLatestResultsJudgeThisHostsOwnSide() {
+    // Three failures an hour ago, five passes since: a large fleet's cover is hours long, and a
+    // repaired host must not stay named until it ends.
+    Instant t = Instant.parse("2026-12-07T00:00:00Z");
+    List<PathResult> window = new ArrayList<>();
+    for (String p : List.of("b", "c", "d")) {
+      window.add(result(p + ":10187", PathVerdict.UNREACHABLE, 0, t));
+    }
+    for (String p : List.of("e", "f", "g", "h", "i")) {
+      window.add(result(p + ":10187", PathVerdict.OK, -1, t.plusSeconds(3600)));
+    }
+    assertThat(PeerFindings.judge(SELF, "eth0", window)).isEmpty();
+    // The same failures as the newest results: named.
+    List<PathResult> fresh = new ArrayList<>(window.subList(3, 8));
+    for (String p : List.of("b", "c", "d")) {
+      fresh.add(result(p + ":10187", PathVerdict.UNREACHABLE, 0, t.plusSeconds(7200)));
+    }
+    assertThat(named(PeerFindings.judge(SELF, "eth0", fresh)))
+        .containsExactly("self a:10187 unreachable");
   }
 
   @Test
