@@ -49,26 +49,15 @@ public record PathResult(
   }
 
   public PathResult asSecondPass() {
-    return new PathResult(
-        peer,
-        srcNic,
-        dstNic,
-        sent,
-        received,
-        rttP50,
-        rttP99,
-        rttSum,
-        tcpConnected,
-        tcpSeconds,
-        error,
-        at,
-        true,
-        verdict,
-        othersAnswered);
+    return with(true, othersAnswered);
   }
 
   /** This failed probe, with the outcome of the second pass that followed it. */
   public PathResult withOthersAnswered(int n) {
+    return with(secondPass, n);
+  }
+
+  private PathResult with(boolean isSecondPass, int answered) {
     return new PathResult(
         peer,
         srcNic,
@@ -82,8 +71,8 @@ public record PathResult(
         tcpSeconds,
         error,
         at,
-        secondPass,
+        isSecondPass,
         verdict,
-        n);
+        answered);
   }
 }
