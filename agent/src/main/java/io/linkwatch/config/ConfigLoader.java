@@ -237,7 +237,7 @@ public final class ConfigLoader {
                 SeriesSettings.DEFAULTS.probeHealth(),
                 SeriesSettings.ProbeHealth::parse));
     seriesNode.rejectUnknown();
-    PeerConfig peers = PeerConfigReader.read(root.mapping("peers"));
+    PeerConfig peers = PeerConfigReader.read(root.mapping("peers"), listen);
     root.rejectUnknown();
     return new AgentConfig(
         listen,

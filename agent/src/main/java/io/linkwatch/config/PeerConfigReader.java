@@ -17,7 +17,7 @@ import java.util.Set;
 final class PeerConfigReader {
   private PeerConfigReader() {}
 
-  static PeerConfig read(ConfigNode node) {
+  static PeerConfig read(ConfigNode node, ListenAddress listen) {
     PeerConfig d = PeerConfig.NONE;
     List<Member> members = new ArrayList<>();
     Set<String> seen = new HashSet<>();
@@ -41,9 +41,34 @@ final class PeerConfigReader {
     if (refresh.toMillis() < 1000) {
       node.problem("http_sd_refresh", Durations.format(refresh) + " is below 1s");
     }
-    if (!members.isEmpty() && httpSd.isPresent()) {
+    Optional<PeerConfig.Slurm> slurm = Optional.empty();
+    if (node.has("slurm")) {
+      ConfigNode s = node.mapping("slurm");
+      String partition = s.scalar("partition", null, t -> t.strip());
+      int port = s.integer("port", listen.port(), 1, 65535);
+      if (!s.has("port") && listen.port() == 0) {
+        s.problem("port", "is required while listen's port is 0 (chosen at start)");
+      }
+      Duration slurmRefresh =
+          s.scalar("refresh", PeerConfig.Slurm.DEFAULT_REFRESH, Durations::parse);
+      if (slurmRefresh.toMillis() < 1000) {
+        s.problem("refresh", Durations.format(slurmRefresh) + " is below 1s");
+      }
+      s.rejectUnknown();
+      slurm = Optional.of(new PeerConfig.Slurm(Optional.ofNullable(partition), port, slurmRefresh));
+    }
+    List<String> sources = new ArrayList<>();
+    if (!members.isEmpty()) {
+      sources.add("static");
+    }
+    httpSd.ifPresent(u -> sources.add("http_sd"));
+    slurm.ifPresent(x -> sources.add("slurm"));
+    if (sources.size() > 1) {
       node.problem(
-          "http_sd", "and peers.static are both set: the members come from one source; drop one");
+          sources.get(1),
+          "and peers."
+              + sources.get(0)
+              + " are both set: the members come from one source; drop one");
     }
     Optional<String> self =
         Optional.ofNullable(node.scalar("self", null, PeerConfigReader::hostPort));
@@ -63,7 +88,7 @@ final class PeerConfigReader {
     double loss = node.number("loss_threshold", d.lossThreshold(), 0.0, 0.99);
     node.rejectUnknown();
     return new PeerConfig(
-        members, httpSd, refresh, self, round, budget, echoes, payload, timeout, loss);
+        members, httpSd, refresh, slurm, self, round, budget, echoes, payload, timeout, loss);
   }
 
   /** The sizes an echo datagram may have: its header, up to one Ethernet frame's payload. */

@@ -48,7 +48,7 @@ final class PeerApi {
       ctx.response()
           .setStatusCode(404)
           .putHeader("Content-Type", "text/plain")
-          .end("peers are not configured here (peers.static or peers.http_sd)\n");
+          .end("peers are not configured here (peers.static, peers.http_sd or peers.slurm)\n");
       return;
     }
     ctx.response()

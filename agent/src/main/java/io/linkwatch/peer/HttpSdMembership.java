@@ -16,10 +16,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * logged once per run of failures. Credentials in the URL ({@code https://user:pass@host/}) are
  * sent as basic auth and never logged.
  */
-final class HttpSdMembership implements Membership {
+final class HttpSdMembership extends PolledMembership {
   private static final Logger log = LoggerFactory.getLogger(HttpSdMembership.class);
   private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
 
@@ -40,18 +36,9 @@ final class HttpSdMembership implements Membership {
   private final String shown;
   private final Duration refresh;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(READ_TIMEOUT).build();
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "peer-http-sd");
-            t.setDaemon(true);
-            return t;
-          });
-  private final AtomicLong failures = new AtomicLong();
-  private volatile List<Member> members = List.of();
-  private volatile String lastError;
 
   HttpSdMembership(URI url, Duration refresh) {
+    super("peer-http-sd");
     this.url = url;
     this.refresh = refresh;
     this.shown = withoutCredentials(url);
@@ -59,7 +46,7 @@ final class HttpSdMembership implements Membership {
 
   static HttpSdMembership start(URI url, Duration refresh) {
     HttpSdMembership m = new HttpSdMembership(url, refresh);
-    m.timer.scheduleWithFixedDelay(m::read, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+    m.startReading(refresh);
     return m;
   }
 
@@ -69,58 +56,31 @@ final class HttpSdMembership implements Membership {
   }
 
   @Override
-  public List<Member> current() {
-    return members;
+  String shown() {
+    return shown;
   }
 
   @Override
-  public String lastError() {
-    return lastError;
-  }
-
-  @Override
-  public long failures() {
-    return failures.get();
-  }
-
-  void read() {
-    try {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(withoutUserInfo(url))
-              .timeout(READ_TIMEOUT)
-              .header("Accept", "application/json")
-              .header("X-Prometheus-Refresh-Interval-Seconds", String.valueOf(refresh.toSeconds()));
-      if (url.getRawUserInfo() != null) {
-        request.header(
-            "Authorization",
-            "Basic "
-                + Base64.getEncoder()
-                    .encodeToString(
-                        java.net.URLDecoder.decode(url.getRawUserInfo(), StandardCharsets.UTF_8)
-                            .getBytes(StandardCharsets.UTF_8)));
-      }
-      HttpResponse<String> r = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException("HTTP " + r.statusCode());
-      }
-      List<Member> read = parse(r.body());
-      if (lastError != null || !read.equals(members)) {
-        log.info("peers from {}: {} members", shown, read.size());
-      }
-      members = read;
-      lastError = null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception | StackOverflowError e) {
-      // An Error escaping would end the periodic reads for good: a nested document is one.
-      failures.incrementAndGet();
-      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      if (lastError == null) {
-        log.warn(
-            "peers from {}: {}; keeping the {} members read before", shown, why, members.size());
-      }
-      lastError = why;
+  List<Member> fetch() throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(withoutUserInfo(url))
+            .timeout(READ_TIMEOUT)
+            .header("Accept", "application/json")
+            .header("X-Prometheus-Refresh-Interval-Seconds", String.valueOf(refresh.toSeconds()));
+    if (url.getRawUserInfo() != null) {
+      request.header(
+          "Authorization",
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString(
+                      java.net.URLDecoder.decode(url.getRawUserInfo(), StandardCharsets.UTF_8)
+                          .getBytes(StandardCharsets.UTF_8)));
     }
+    HttpResponse<String> r = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("HTTP " + r.statusCode());
+    }
+    return parse(r.body());
   }
 
   /**
@@ -181,10 +141,5 @@ final class HttpSdMembership implements Membership {
 
   private static String withoutCredentials(URI u) {
     return withoutUserInfo(u).toString();
-  }
-
-  @Override
-  public void close() {
-    timer.shutdownNow();
   }
 }

@@ -3,9 +3,9 @@ package io.linkwatch.peer;
 import io.linkwatch.peer.PeerSchedule.Member;
 import java.util.List;
 
-/** Where the members come from: a static list, or a service-discovery URL read again and again. */
+/** Where the members come from: a static list, or a source read again and again. */
 public interface Membership extends AutoCloseable {
-  /** {@code static} or {@code http_sd}: the label and log word for the source. */
+  /** {@code static}, {@code http_sd} or {@code slurm}: the label and log word for the source. */
   String source();
 
   /** The members now; empty before a first read succeeded. */
@@ -25,6 +25,9 @@ public interface Membership extends AutoCloseable {
   default void close() {}
 
   static Membership of(PeerConfig config) {
+    if (config.slurm().isPresent()) {
+      return SlurmMembership.start(config.slurm().get());
+    }
     if (config.httpSd().isPresent()) {
       return HttpSdMembership.start(config.httpSd().get(), config.httpSdRefresh());
     }

@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param staticMembers {@code peers.static}: the members, this host among them
  * @param httpSd {@code peers.http_sd}: a Prometheus HTTP service-discovery URL listing the members
  * @param httpSdRefresh how often that URL is read again
+ * @param slurm {@code peers.slurm}: the members are Slurm's nodes
  * @param self {@code peers.self}: this host as the member list names it ({@code host:port}); empty:
  *     the member whose address is one of this machine's and whose port is the agent's
  * @param round the shortest round: each round a member meets one or two partners (more under a
@@ -26,6 +27,7 @@ public record PeerConfig(
     List<Member> staticMembers,
     Optional<URI> httpSd,
     Duration httpSdRefresh,
+    Optional<Slurm> slurm,
     Optional<String> self,
     Duration round,
     int budgetPerHour,
@@ -56,6 +58,7 @@ public record PeerConfig(
           Optional.empty(),
           DEFAULT_REFRESH,
           Optional.empty(),
+          Optional.empty(),
           DEFAULT_ROUND,
           DEFAULT_BUDGET,
           DEFAULT_ECHOES,
@@ -67,9 +70,20 @@ public record PeerConfig(
     staticMembers = List.copyOf(staticMembers);
   }
 
+  /**
+   * The members from Slurm's node list.
+   *
+   * @param partition the partition whose nodes are the members; empty for every node
+   * @param port the agents' port on every node
+   * @param refresh how often the list is read again
+   */
+  public record Slurm(Optional<String> partition, int port, Duration refresh) {
+    public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(5);
+  }
+
   /** Whether any membership source is configured: without one the agent probes no peer. */
   public boolean enabled() {
-    return !staticMembers.isEmpty() || httpSd.isPresent();
+    return !staticMembers.isEmpty() || httpSd.isPresent() || slurm.isPresent();
   }
 
   /** The probes a member plans for an hour: a quarter of the budget (see {@link #MIN_BUDGET}). */

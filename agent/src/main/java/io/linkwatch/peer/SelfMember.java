@@ -31,8 +31,16 @@ final class SelfMember {
     return mine.size() == 1 ? Optional.of(mine.get(0)) : Optional.empty();
   }
 
-  /** Whether {@code host} resolves to an address of this machine (loopback included). */
+  /**
+   * Whether {@code host} is this machine: its host name (short or full, as Slurm lists nodes), or a
+   * name that resolves to one of its addresses (loopback included).
+   */
   static boolean isLocalHost(String host) {
+    String name = hostname();
+    if (name != null
+        && (host.equalsIgnoreCase(name) || host.equalsIgnoreCase(name.split("\\.")[0]))) {
+      return true;
+    }
     try {
       for (InetAddress a : InetAddress.getAllByName(host)) {
         if (Nics.isLocal(a)) {
@@ -42,6 +50,15 @@ final class SelfMember {
       return false;
     } catch (java.net.UnknownHostException e) {
       return false;
+    }
+  }
+
+  private static String hostname() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname"))
+          .strip();
+    } catch (java.io.IOException e) {
+      return null;
     }
   }
 }

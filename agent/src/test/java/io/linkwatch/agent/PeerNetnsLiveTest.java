@@ -23,11 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Six agents, each in a network namespace of its own, joined by veth pairs to one bridge: the
@@ -47,12 +44,11 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       else is named, and the others go on meeting each other.
  * </ul>
  *
- * Needs root (namespaces, veth, nft): skipped elsewhere; CI runs as root. It mostly waits for
- * rounds, so it runs in the second lane beside the CPU-bound tests; the default 20 echoes a probe
- * keep a single echo delayed past its timeout on a loaded machine from reading as loss.
+ * Needs root (namespaces, veth, nft): skipped elsewhere; CI runs as root. The default 20 echoes a
+ * probe keep a single echo delayed past its timeout on a loaded machine from reading as loss.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@Order(4)
+// In the first lane: in the second, its seven JVM starts moved FleetLiveTest's eight beside
+// CheckLiveTest, whose 10 s check then ran out of time.
 class PeerNetnsLiveTest {
   private static final int HOSTS = 6;
   private static final int PORT = 10187;

@@ -52,7 +52,15 @@ class SlurmHealthCheckLiveTest {
 
   @Test
   void drainsOnAFailedLinkResumesItsOwnAndLeavesOthersAlone() throws Exception {
-    AgentProcess agent = AgentProcess.start(dir, AgentProcess.onlyProbes(CONFIG), Map.of());
+    // The agent also reads its peers from this Slurm (peers.slurm), which starts after it (sinfo
+    // waits for a configuration that is not there yet, up to the read's 20 s). Its port here is
+    // not the members' (10187), so it answers peers and probes none; the list is what is checked.
+    AgentProcess agent =
+        AgentProcess.start(
+            dir,
+            AgentProcess.onlyProbes(
+                "peers:\n  slurm:\n    port: 10187\n    refresh: 1s\n" + CONFIG),
+            Map.of("SLURM_CONF", dir.resolve("slurm").resolve("slurm.conf").toString()));
     try {
       String url = "http://127.0.0.1:" + agent.port();
       agent.awaitMetrics(
@@ -84,6 +92,10 @@ class SlurmHealthCheckLiveTest {
         assertThat(slurm.run("squeue", "-h", "-j", job, "-o", "%T")).as("job " + job).isEmpty();
         Thread.sleep(5000); // two health checks
         assertThat(slurm.nodeState()).isEqualTo("idle|none");
+        // peers.slurm: the node is the one member, served as HTTP SD.
+        agent.awaitMetrics(Duration.ofSeconds(30), "linkwatch_peer_members{source=\"slurm\"} 1.0");
+        assertThat(agent.get("/api/v1/peers").body())
+            .isEqualTo("[{\"targets\":[\"" + slurm.node() + ":10187\"],\"labels\":{}}]");
 
         // The SIO link at half its rate: 64 MiB copies measure under the A3's floor.
         agent.faults("link 0 1 scale 0.5");

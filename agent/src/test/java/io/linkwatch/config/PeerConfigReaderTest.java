@@ -92,11 +92,37 @@ class PeerConfigReaderTest {
                 + "f.yaml: peers.timeout: 1m must be from 10ms to 30s\n"
                 + "f.yaml: peers.echos: unknown key, did you mean 'echoes'? (valid here:"
                 + " budget_per_hour, echoes, http_sd, http_sd_refresh, loss_threshold,"
-                + " payload_bytes, round, self, static, timeout)");
+                + " payload_bytes, round, self, slurm, static, timeout)");
+  }
+
+  @Test
+  void slurmTakesTheListenPortUnlessToldAndAPartition() {
+    PeerConfig p =
+        ConfigLoader.parse("f.yaml", "listen: 0.0.0.0:9100\npeers:\n  slurm: {partition: gpu}\n")
+            .peers();
+    assertThat(p.enabled()).isTrue();
+    assertThat(p.slurm())
+        .contains(new PeerConfig.Slurm(Optional.of("gpu"), 9100, PeerConfig.Slurm.DEFAULT_REFRESH));
+    assertThat(ConfigLoader.parse("f.yaml", "peers:\n  slurm: {}\n").peers().slurm())
+        .contains(new PeerConfig.Slurm(Optional.empty(), 10187, Duration.ofMinutes(5)));
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml", "listen: 127.0.0.1:0\npeers:\n  slurm: {refresh: 10ms}\n"))
+        .hasMessage(
+            "f.yaml: peers.slurm.port: is required while listen's port is 0 (chosen at start)\n"
+                + "f.yaml: peers.slurm.refresh: 10ms is below 1s");
   }
 
   @Test
   void oneSourceOnly() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml", "peers:\n  static: [{host: \"a:1\"}]\n  slurm: {port: 1}\n"))
+        .hasMessage(
+            "f.yaml: peers.slurm: and peers.static are both set: the members come from one"
+                + " source; drop one");
     assertThatThrownBy(
             () ->
                 ConfigLoader.parse(

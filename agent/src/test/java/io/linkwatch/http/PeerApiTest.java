@@ -80,7 +80,8 @@ class PeerApiTest {
         HttpResponse<String> r = get(http, path);
         assertThat(r.statusCode()).as(path).isEqualTo(404);
         assertThat(r.body())
-            .isEqualTo("peers are not configured here (peers.static or peers.http_sd)\n");
+            .isEqualTo(
+                "peers are not configured here (peers.static, peers.http_sd or peers.slurm)\n");
       }
     } finally {
       http.close();
