@@ -8,8 +8,6 @@ import io.linkwatch.peer.PeerSchedule.Member;
 import io.linkwatch.peer.PeerSnapshot;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
@@ -83,7 +81,7 @@ final class PeerApi {
     JsonObject id = new JsonObject();
     Member self = s.self();
     id.addProperty("member", self == null ? null : self.host());
-    id.addProperty("hostname", hostname());
+    id.addProperty("hostname", Nics.hostname());
     id.addProperty("version", version);
     if (self != null && self.tor() != null) {
       id.addProperty("tor", self.tor());
@@ -102,13 +100,5 @@ final class PeerApi {
     }
     id.add("nics", nics);
     return id;
-  }
-
-  private static String hostname() {
-    try {
-      return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-    } catch (java.io.IOException e) {
-      return null;
-    }
   }
 }

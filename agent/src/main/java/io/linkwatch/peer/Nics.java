@@ -51,6 +51,16 @@ public final class Nics {
     }
   }
 
+  /** This machine's host name as the kernel has it, or null where it cannot be read. */
+  public static String hostname() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname"))
+          .strip();
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
   /** An interface that is up and not loopback, with its addresses. */
   public record Nic(String name, List<String> addresses) {}
 

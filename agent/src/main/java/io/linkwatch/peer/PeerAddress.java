@@ -1,5 +1,6 @@
 package io.linkwatch.peer;
 
+import io.linkwatch.util.HostPort;
 import java.net.InetSocketAddress;
 
 /**
@@ -9,31 +10,8 @@ import java.net.InetSocketAddress;
  */
 public record PeerAddress(String host, int port) {
   public static PeerAddress parse(String text) {
-    String t = text.strip();
-    int colon = t.lastIndexOf(':');
-    if (colon <= 0 || colon == t.length() - 1) {
-      throw new IllegalArgumentException("'" + text + "' is not HOST:PORT (e.g. node-07:10187)");
-    }
-    String host = t.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    } else if (host.contains(":")) {
-      throw new IllegalArgumentException(
-          "'" + text + "': write IPv6 addresses in brackets, e.g. [fd00::7]:10187");
-    }
-    int port;
-    try {
-      port = Integer.parseInt(t.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "': the port is not a number");
-    }
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("'" + text + "': the port must be between 1 and 65535");
-    }
-    if (host.isBlank()) {
-      throw new IllegalArgumentException("'" + text + "': the host is empty");
-    }
-    return new PeerAddress(host, port);
+    HostPort hp = HostPort.parse(text, 1, "node-07:10187", "[fd00::7]:10187");
+    return new PeerAddress(hp.host(), hp.port());
   }
 
   /** Resolves the host now; an unknown name gives an unresolved address, which no probe reaches. */
@@ -42,7 +20,7 @@ public record PeerAddress(String host, int port) {
   }
 
   public String text() {
-    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    return new HostPort(host, port).toString();
   }
 
   @Override

@@ -82,7 +82,6 @@ public final class PeerProber implements AutoCloseable {
   private volatile Instant lastStart;
   private List<Member> selfFor;
   private Optional<Member> selfFound = Optional.empty();
-  private volatile Set<String> recentPartners = Set.of();
   private String selfWarning;
 
   PeerProber(
@@ -199,7 +198,6 @@ public final class PeerProber implements AutoCloseable {
     for (Pair p : s.pairsOf(self.host(), r)) {
       partners.add(p.prober().equals(self.host()) ? p.responder() : p.prober());
     }
-    recentPartners = new HashSet<>(partners);
     Set<String> listed = new HashSet<>();
     members.forEach(m -> listed.add(m.host()));
     latest.keySet().retainAll(listed);
@@ -245,7 +243,7 @@ public final class PeerProber implements AutoCloseable {
 
   private PeerSchedule plan(List<Member> members) {
     PeerSchedule s = schedule;
-    if (s == null || !s.members().equals(sorted(members))) {
+    if (s == null || !s.members().equals(PeerSchedule.normalized(members))) {
       s = PeerSchedule.of(members, config.round(), config.plannedMeetingsPerHour());
       log.info(
           "peers: {} members from {}, rounds of {} s, a cover in {} rounds",
@@ -256,12 +254,6 @@ public final class PeerProber implements AutoCloseable {
       schedule = s;
     }
     return s;
-  }
-
-  private static List<Member> sorted(List<Member> members) {
-    Map<String, Member> byHost = new java.util.TreeMap<>();
-    members.forEach(m -> byHost.putIfAbsent(m.host(), m));
-    return List.copyOf(byHost.values());
   }
 
   /** Up to a quarter of the round, at most 2 s, the same for a host and round on every start. */
@@ -369,7 +361,7 @@ public final class PeerProber implements AutoCloseable {
         window.add(r);
         Member peer = listed.get(r.peer());
         boolean sameTor = tor != null && peer != null && tor.equals(peer.tor());
-        if (!r.ok() || sameTor || !r.at().isBefore(recent) || recentPartners.contains(r.peer())) {
+        if (!r.ok() || sameTor || !r.at().isBefore(recent)) {
           shown.add(r);
         }
       }

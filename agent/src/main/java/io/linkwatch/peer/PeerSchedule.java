@@ -88,9 +88,7 @@ public final class PeerSchedule {
     if (budgetPerHour < 1) {
       throw new IllegalArgumentException("budget " + budgetPerHour + " probes an hour: below 1");
     }
-    Map<String, Member> byHost = new TreeMap<>();
-    members.forEach(m -> byHost.putIfAbsent(m.host(), m));
-    List<Member> sorted = List.copyOf(byHost.values());
+    List<Member> sorted = normalized(members);
     // Probes a member takes part in per round, at most: one or two in the fabric's circle, one or
     // two in its switch's. An hour holds ceil(3600 / length) round starts at most.
     int perRound = maxPartners(sorted.size());
@@ -110,6 +108,13 @@ public final class PeerSchedule {
     long roundsAllowed = budgetPerHour / Math.max(1, perRound);
     long shortest = (3600 + roundsAllowed - 1) / roundsAllowed;
     return new PeerSchedule(sorted, Math.max(1, Math.max(round.toSeconds(), shortest)));
+  }
+
+  /** The members as every plan holds them: one per host (the first kept), sorted by host. */
+  static List<Member> normalized(Collection<Member> members) {
+    Map<String, Member> byHost = new TreeMap<>();
+    members.forEach(m -> byHost.putIfAbsent(m.host(), m));
+    return List.copyOf(byHost.values());
   }
 
   public List<Member> members() {

@@ -36,7 +36,7 @@ final class SelfMember {
    * name that resolves to one of its addresses (loopback included).
    */
   static boolean isLocalHost(String host) {
-    String name = hostname();
+    String name = Nics.hostname();
     if (name != null
         && (host.equalsIgnoreCase(name) || host.equalsIgnoreCase(name.split("\\.")[0]))) {
       return true;
@@ -50,15 +50,6 @@ final class SelfMember {
       return false;
     } catch (java.net.UnknownHostException e) {
       return false;
-    }
-  }
-
-  private static String hostname() {
-    try {
-      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname"))
-          .strip();
-    } catch (java.io.IOException e) {
-      return null;
     }
   }
 }

@@ -62,32 +62,6 @@ public record StatusDocument(
             : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(probeDeviceSeconds));
   }
 
-  /** A document without the probes between servers. */
-  public StatusDocument(
-      int schemaVersion,
-      List<TargetEntry> targets,
-      List<DeviceEntry> devices,
-      Map<String, Instant> nextRuns,
-      Map<String, String> notApplicable,
-      Map<String, List<String>> toleratedFailures,
-      PassiveSection passive,
-      PodLookupEntry podResources,
-      List<FindingEntry> findings,
-      Map<Integer, Double> probeDeviceSeconds) {
-    this(
-        schemaVersion,
-        targets,
-        devices,
-        nextRuns,
-        notApplicable,
-        toleratedFailures,
-        passive,
-        podResources,
-        findings,
-        probeDeviceSeconds,
-        null);
-  }
-
   /** A document without the probes' device time (tests, and documents of older agents). */
   public StatusDocument(
       int schemaVersion,
@@ -109,6 +83,7 @@ public record StatusDocument(
         passive,
         podResources,
         findings,
+        null,
         null);
   }
 
