@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,8 +48,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Needs root (namespaces, veth, nft): skipped elsewhere; CI runs as root. The default 20 echoes a
  * probe keep a single echo delayed past its timeout on a loaded machine from reading as loss.
  */
-// In the first lane: in the second, its seven JVM starts moved FleetLiveTest's eight beside
-// CheckLiveTest, whose 10 s check then ran out of time.
+// Last of all, in the first lane: anywhere earlier its two minutes shift which long tests overlap
+// (in the second lane it moved FleetLiveTest's eight agent starts beside CheckLiveTest's 10 s
+// check; early in the first, beside SlowClientsLiveTest's 100 ms scrapes), and both failed.
+@Order(Integer.MAX_VALUE)
 class PeerNetnsLiveTest {
   private static final int HOSTS = 6;
   private static final int PORT = 10187;
