@@ -204,12 +204,15 @@ public final class Agent implements AutoCloseable {
     // The agent's own verdict, judged as `linkwatch status` judges it: each change logged once,
     // and what stands kept for the status, the page and /metrics.
     VerdictLog journal = new VerdictLog();
-    StandingFindings standing = new StandingFindings();
+    StandingFindings standing = new StandingFindings(config.findingActionTable());
     VerdictWatch verdicts =
         new VerdictWatch(
+            // Judged on the results alone, not on the findings standing from before: the
+            // standing findings escalate what keeps coming back, and stop when it no longer does.
             () ->
                 Verdict.judge(
-                    StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes()),
+                    StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes())
+                        .withFindings(List.of()),
                     config.expectations()),
             // The stores and the prober only count up: their sum moves whenever one does.
             () ->

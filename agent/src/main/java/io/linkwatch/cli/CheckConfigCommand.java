@@ -3,6 +3,7 @@ package io.linkwatch.cli;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigException;
 import io.linkwatch.config.ConfigLoader;
+import io.linkwatch.config.FindingActionTable;
 import io.linkwatch.config.ProbeConfig;
 import io.linkwatch.host.HostPaths;
 import io.linkwatch.host.ProbeLock;
@@ -10,6 +11,7 @@ import io.linkwatch.probe.Preflight;
 import io.linkwatch.util.ByteSize;
 import io.linkwatch.util.Table;
 import io.linkwatch.verdict.ExpectedFigure;
+import io.linkwatch.verdict.FindingAction;
 import io.linkwatch.verdict.InactiveLink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +54,7 @@ final class CheckConfigCommand implements Callable<Integer> {
       description =
           "Also print the effective tables the verdict uses: expected figures and links inactive by"
               + " design, the file's rows first, then the shipped ones (the first row that matches"
-              + " a link judges it).")
+              + " a link judges it), and the action and escalation of each finding code.")
   boolean expected;
 
   /** Where the host's memory is read ({@code MemAvailable}); a fixture tree in tests. */
@@ -160,7 +162,35 @@ final class CheckConfigCommand implements Callable<Integer> {
       out.println("links inactive by design (" + inactive.size() + "):");
       links.print(out);
     }
+    printActions(cfg, out);
     out.flush();
+  }
+
+  /** One row per code, the operator's where it has one: what each finding tells an operator. */
+  private static void printActions(AgentConfig cfg, java.io.PrintWriter out) {
+    Table actions = new Table("code", "action", "escalates", "then", "from");
+    java.util.Set<String> own = new java.util.HashSet<>();
+    cfg.findingActions().forEach(a -> own.add(a.code()));
+    for (String code : FindingActionTable.CODES) {
+      FindingAction a = cfg.findingActionTable().of(code).orElseThrow();
+      actions.row(
+          code,
+          a.action(),
+          a.escalate()
+              .map(
+                  e ->
+                      e.after()
+                          + " times in "
+                          + io.linkwatch.util.Durations.format(e.within())
+                          + ": "
+                          + e.state().name())
+              .orElse("never"),
+          a.escalate().map(FindingAction.Escalation::action).orElse(""),
+          own.contains(code) ? "config" : "shipped");
+    }
+    out.println();
+    out.println("finding actions (" + FindingActionTable.CODES.size() + " codes):");
+    actions.print(out);
   }
 
   private static String sizes(ExpectedFigure f) {

@@ -34,7 +34,7 @@ enum VerdictFormat {
     }
   }
 
-  /** The first line, and unless npd every finding and note. */
+  /** The first line, and unless npd every finding with its action, and every note. */
   void print(Verdict verdict, PrintWriter out) {
     String first = verdict.firstLine(word(verdict.state()));
     out.println(first);
@@ -43,8 +43,14 @@ enum VerdictFormat {
       // One finding the first line carries whole needs no second line saying the same.
       boolean told =
           findings.size() == 1 && first.endsWith(verdict.summary()) && !first.endsWith("…");
-      for (Verdict.Finding f : told ? List.<Verdict.Finding>of() : findings) {
-        out.println("  " + f.state().name().toLowerCase(Locale.ROOT) + " " + f.line());
+      for (Verdict.Finding f : findings) {
+        if (!told) {
+          out.println("  " + f.state().name().toLowerCase(Locale.ROOT) + " " + f.line());
+        }
+        // What to do, under what it is about: the reason an operator reads this far.
+        if (!f.action().isEmpty() && f.state() != Verdict.State.OK) {
+          out.println((told ? "  " : "    ") + "action: " + f.action());
+        }
       }
       verdict.notes().forEach(n -> out.println("  note: " + n));
     }

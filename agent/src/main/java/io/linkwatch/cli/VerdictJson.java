@@ -17,8 +17,13 @@ final class VerdictJson {
 
   private VerdictJson() {}
 
-  /** One finding, its state as the verdict's word ({@code FAIL}). */
-  record FindingOutput(String code, String state, String subject, String detail) {}
+  /**
+   * One finding, its state as the verdict's word ({@code FAIL}).
+   *
+   * @param detail the same text as {@code evidence}, under the name outputs had before it
+   */
+  record FindingOutput(
+      String code, String state, String subject, String evidence, String detail, String action) {}
 
   /** {@code status --json}: the verdict of the agent's last results, and where it was asked. */
   record StatusOutput(
@@ -49,7 +54,10 @@ final class VerdictJson {
 
   static List<FindingOutput> findings(Verdict v) {
     return v.findings().stream()
-        .map(f -> new FindingOutput(f.code(), f.state().name(), f.subject(), f.detail()))
+        .map(
+            f ->
+                new FindingOutput(
+                    f.code(), f.state().name(), f.subject(), f.detail(), f.detail(), f.action()))
         .toList();
   }
 }

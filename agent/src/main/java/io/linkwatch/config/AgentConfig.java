@@ -25,6 +25,8 @@ import java.util.Map;
  *     shipped rows
  * @param inactiveLinks the operator's links inactive by design ({@code inactive_links}), matched
  *     before the shipped rows
+ * @param findingActions the operator's actions ({@code finding_actions}), each replacing the
+ *     shipped row of its code
  * @param podResources where the kubelet is asked which pod holds a busy device
  * @param series the knobs that cut the series this host exposes ({@code series:})
  * @param peers the agents on other servers this one probes, and how hard ({@code peers:})
@@ -44,6 +46,7 @@ public record AgentConfig(
     List<io.linkwatch.verdict.ExpectedFigure> expected,
     List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
     List<io.linkwatch.verdict.InactiveLink> inactiveLinks,
+    List<io.linkwatch.verdict.FindingAction> findingActions,
     PodResourcesSettings podResources,
     SeriesSettings series,
     io.linkwatch.peer.PeerConfig peers) {
@@ -56,6 +59,7 @@ public record AgentConfig(
     probes = Map.copyOf(probes);
     expected = List.copyOf(expected);
     expectedPorts = List.copyOf(expectedPorts);
+    findingActions = List.copyOf(findingActions);
     inactiveLinks = List.copyOf(inactiveLinks);
   }
 
@@ -80,9 +84,17 @@ public record AgentConfig(
     return List.copyOf(all);
   }
 
-  /** What this host's figures and links are judged against: the two tables above. */
+  /** The operator's actions first, then the shipped ones: the first row for a code says. */
+  public io.linkwatch.verdict.FindingActions findingActionTable() {
+    List<io.linkwatch.verdict.FindingAction> all = new java.util.ArrayList<>(findingActions);
+    all.addAll(FindingActionTable.SHIPPED);
+    return new io.linkwatch.verdict.FindingActions(all);
+  }
+
+  /** What this host is judged against, and what to do about each finding: the tables above. */
   public io.linkwatch.verdict.Expectations expectations() {
-    return new io.linkwatch.verdict.Expectations(expectedFigures(), inactiveLinkTable());
+    return new io.linkwatch.verdict.Expectations(
+        expectedFigures(), inactiveLinkTable(), findingActionTable());
   }
 
   public AgentConfig withListen(ListenAddress l) {
@@ -101,6 +113,7 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
+        findingActions,
         podResources,
         series,
         peers);
@@ -122,6 +135,7 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
+        findingActions,
         podResources,
         series,
         peers);
@@ -143,6 +157,7 @@ public record AgentConfig(
         expected,
         expectedPorts,
         inactiveLinks,
+        findingActions,
         podResources,
         series,
         peers);

@@ -225,6 +225,9 @@ public final class ConfigLoader {
     for (ConfigNode row : root.mappings("inactive_links")) {
       InactiveLinkReader.read(row).ifPresent(inactiveLinks::add);
     }
+    List<io.linkwatch.verdict.FindingAction> findingActions =
+        FindingActionReader.readAll(
+            root.mappings("finding_actions"), FindingActionTable.CODES, "operator: linkwatch.yaml");
     ConfigNode seriesNode = root.mapping("series");
     SeriesSettings series =
         new SeriesSettings(
@@ -254,6 +257,7 @@ public final class ConfigLoader {
         expected,
         expectedPorts,
         inactiveLinks,
+        findingActions,
         podResources,
         series,
         peers);

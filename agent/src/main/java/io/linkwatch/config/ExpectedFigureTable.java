@@ -31,19 +31,22 @@ public final class ExpectedFigureTable {
 
   private ExpectedFigureTable() {}
 
-  private static Shipped load() {
-    String text;
-    try (InputStream in = ExpectedFigureTable.class.getResourceAsStream(RESOURCE)) {
+  /** A shipped table's text, from the jar beside this class. */
+  static String resourceText(String name) {
+    try (InputStream in = ExpectedFigureTable.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is missing from the jar");
+        throw new IllegalStateException(name + " is missing from the jar");
       }
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static Shipped load() {
     return ConfigLoader.parseYaml(
         RESOURCE + " (shipped)",
-        text,
+        resourceText(RESOURCE),
         (root, problems) -> {
           List<ExpectedFigure> rows = new ArrayList<>();
           for (ConfigNode row : root.mappings("expected")) {

@@ -33,9 +33,11 @@ final class FindingsTable {
               },
               f.subject(),
               f.code(),
-              f.detail(),
+              f.evidence(),
+              f.action(),
               StatusFormat.ago(f.firstSeen(), now),
-              f.count()));
+              f.count(),
+              f.escalated() ? f.repeats() + " times, escalated" : String.valueOf(f.repeats())));
     }
     rows.sort(Comparator.comparingInt(r -> -severity(r.state())));
     Verdict verdict = Verdict.judge(status, expected);

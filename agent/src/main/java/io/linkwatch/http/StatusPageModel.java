@@ -34,15 +34,21 @@ final class StatusPageModel {
    */
   record Findings(List<FindingRow> rows, boolean any, String verdict) {}
 
-  /** One standing finding; {@code css} is the cell colour of its state. */
+  /**
+   * One standing finding; {@code css} is the cell colour of its state.
+   *
+   * @param repeats how often it came back in its escalation window, and whether that escalated it
+   */
   record FindingRow(
       String state,
       String css,
       String subject,
       String code,
-      String detail,
+      String evidence,
+      String action,
       String since,
-      int count) {}
+      int count,
+      String repeats) {}
 
   /** A matrix cell's devices, its {@code data-src} and {@code data-dst}. */
   record Pair(int src, int dst) {}

@@ -4,13 +4,45 @@ import java.time.Instant;
 
 /**
  * One finding of the agent's verdict that stands now, e.g. {@code {"code": "LW-DEVICE-SLOW",
- * "state": "FAIL", "subject": "device 3", "detail": "all 14 of its pairs low ...", "first_seen":
- * "2026-12-04T01:00:05Z", "count": 3}}.
+ * "state": "FAIL", "subject": "device 3", "evidence": "all 14 of its pairs low ...", "action":
+ * "reset the device ...", "first_seen": "2026-12-04T01:00:05Z", "count": 3, "repeats": 1,
+ * "escalated": false}}.
  *
  * @param state the verdict's word: {@code WARN}, {@code UNKNOWN} or {@code FAIL}, as the first line
- *     and {@code check --json} write it
+ *     and {@code check --json} write it; an escalated finding's at least its escalation's
+ * @param evidence the figures and readings that made it, with their ages
+ * @param detail the same text as {@code evidence}, under the name documents had before it (readers
+ *     of those keep working)
+ * @param action what to do about it, from the actions table; the escalated action once it has come
+ *     back often; empty when the table has no row for the code
  * @param firstSeen when the agent's verdict first had it, since it last cleared
  * @param count in how many of the agent's judgements of new results it stood, in a row
+ * @param repeats how many times it appeared (came back after clearing, this time included) within
+ *     its action row's escalation window; 1 when the row has none
+ * @param escalated whether those repeats reached the row's {@code escalate.after}
  */
 public record FindingEntry(
-    String code, String state, String subject, String detail, Instant firstSeen, int count) {}
+    String code,
+    String state,
+    String subject,
+    String evidence,
+    String detail,
+    String action,
+    Instant firstSeen,
+    int count,
+    int repeats,
+    boolean escalated) {
+  public FindingEntry {
+    // A document of an agent before actions carries neither evidence nor action.
+    evidence = evidence == null ? detail : evidence;
+    detail = detail == null ? evidence : detail;
+    action = action == null ? "" : action;
+    repeats = Math.max(1, repeats);
+  }
+
+  /** A finding no action row speaks of, seen once. */
+  public FindingEntry(
+      String code, String state, String subject, String evidence, Instant firstSeen, int count) {
+    this(code, state, subject, evidence, evidence, "", firstSeen, count, 1, false);
+  }
+}

@@ -109,6 +109,22 @@ public record StatusDocument(
         peers);
   }
 
+  /** This document with {@code findings} as the agent's standing findings. */
+  public StatusDocument withFindings(List<FindingEntry> findings) {
+    return new StatusDocument(
+        schemaVersion,
+        targets,
+        devices,
+        nextRuns,
+        notApplicable,
+        toleratedFailures,
+        passive,
+        podResources,
+        findings,
+        probeDeviceSeconds,
+        peers);
+  }
+
   public Optional<PeerSection> peerSection() {
     return Optional.ofNullable(peers);
   }

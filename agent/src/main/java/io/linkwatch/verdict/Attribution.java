@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
  * size where there is one (its warning threshold), else the median of the same round's figures over
  * the same link type and size, the host's own peers. Against its peers a figure is low under {@link
  * ExpectedFigures#FAIL_SHARE} of the median, and the finding only warns: the product's figure is
- * not known. Every pair low cannot be seen against the peers, only against the table. The method is
- * the row and column scores of the fault-attribution practice: a row and a column all low is the
+ * not known. Every pair low cannot be seen against the peers, only against the table. What to do
+ * about each is the actions table's ({@link FindingActions}), not this class's. The method is the
+ * row and column scores of the fault-attribution practice: a row and a column all low is the
  * device, a symmetric pair the link, the whole matrix the host.
  */
 final class Attribution {
@@ -112,8 +113,7 @@ final class Attribution {
                       "all %d pairs low (median %s), not one device or link",
                       all.size(),
                       percent(low))
-                  + evidence(low)
-                  + ": check the host (power and PCIe settings, driver and firmware, other work)"));
+                  + evidence(low)));
       return out;
     }
     Set<Integer> devices = new TreeSet<>();
@@ -143,8 +143,7 @@ final class Attribution {
                         "all %d of its pairs low, both ways (%s)",
                         touching.size(),
                         percent(touching))
-                    + evidence(touching)
-                    + ": reset the device; drain it and replace it if it stays slow"));
+                    + evidence(touching)));
       }
     }
     Map<List<Integer>, List<Judged>> links =
@@ -171,10 +170,8 @@ final class Attribution {
                     "link " + pair.get(0) + "<->" + pair.get(1),
                     "both directions low ("
                         + percent(both)
-                        + ")"
-                        + evidence(both)
-                        + ": check the link between them (cable, connector, riser); the devices'"
-                        + " other pairs are fine"));
+                        + "), the devices' other pairs fine"
+                        + evidence(both)));
           }
         });
     return out;

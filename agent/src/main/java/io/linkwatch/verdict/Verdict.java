@@ -8,6 +8,7 @@ import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.registry.ProbeKind;
+import io.linkwatch.status.FindingEntry;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
@@ -47,9 +48,15 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    *
    * @param code e.g. {@code LW-LINK-LANES}
    * @param subject e.g. {@code dev0 HCCS link 3 (to 3)}
-   * @param detail e.g. {@code 2 of 4 lanes}
+   * @param detail the evidence, e.g. {@code 2 of 4 lanes}
+   * @param action what to do about it, from the actions table (escalated when the agent saw it come
+   *     back often); empty when the table has no row for the code
    */
-  public record Finding(String code, State state, String subject, String detail) {
+  public record Finding(String code, State state, String subject, String detail, String action) {
+    public Finding(String code, State state, String subject, String detail) {
+      this(code, state, subject, detail, "");
+    }
+
     public String line() {
       // The code comes first, so that a first line cut at 80 characters still carries it.
       return subject + ": " + code + " " + detail;
@@ -220,6 +227,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
               + product
               + ": judged on link state, probe health and its own alerts only");
     }
+    withActions(findings, expectations.actions(), status.findings());
     State state = State.OK;
     for (Finding f : findings) {
       if (f.state().compareTo(state) > 0) {
@@ -227,17 +235,12 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
       }
     }
     if (findings.isEmpty() && pairs == 0 && links == 0) {
-      Finding f =
-          new Finding(
-              "LW-NO-DATA", State.UNKNOWN, "agent", "no probe figures or link readings yet");
-      findings.add(f);
+      findings.add(noData("no probe figures or link readings yet", expectations.actions()));
       state = State.UNKNOWN;
     } else if (state == State.OK && names.isEmpty() && topologyScheduled(status)) {
       // Without the device inventory no figure can be matched to its product's row: "OK - 0
       // devices" would say the figures were judged when none was. The first seconds of an agent.
-      findings.add(
-          new Finding(
-              "LW-NO-DATA", State.UNKNOWN, "agent", "no device inventory yet (topology not run)"));
+      findings.add(noData("no device inventory yet (topology not run)", expectations.actions()));
       state = State.UNKNOWN;
     }
     String summary =
@@ -251,6 +254,39 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 unknownProducts.isEmpty() ? "as expected" : "no expected figures")
             : worst(findings, state).line() + more(findings, state);
     return new Verdict(state, findings, summary, notes);
+  }
+
+  private static Finding noData(String why, FindingActions actions) {
+    String action = actions.of("LW-NO-DATA").map(FindingAction::action).orElse("");
+    return new Finding("LW-NO-DATA", State.UNKNOWN, "agent", why, action);
+  }
+
+  /**
+   * Each finding with what to do about it: the agent's standing finding of the same code and
+   * subject says (its table is the one the operator configured for it, and it knows how often the
+   * finding came back: escalated, it raises the severity too); else the row of {@code actions}.
+   */
+  private static void withActions(
+      List<Finding> findings, FindingActions actions, List<FindingEntry> standing) {
+    findings.replaceAll(
+        f -> {
+          Optional<FindingEntry> entry =
+              standing.stream()
+                  .filter(e -> e.code().equals(f.code()) && e.subject().equals(f.subject()))
+                  .findFirst();
+          String action =
+              entry
+                  .map(FindingEntry::action)
+                  .filter(a -> !a.isEmpty())
+                  .or(() -> actions.of(f.code()).map(FindingAction::action))
+                  .orElse("");
+          State state = f.state();
+          if (entry.isPresent() && entry.get().escalated()) {
+            State to = State.valueOf(entry.get().state());
+            state = to.compareTo(state) > 0 ? to : state;
+          }
+          return new Finding(f.code(), state, f.subject(), f.detail(), action);
+        });
   }
 
   /**

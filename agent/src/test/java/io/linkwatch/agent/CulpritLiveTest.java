@@ -17,15 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The culprit named by a running agent on the eight-device HCCS sim: faults injected through the
  * control file, {@code linkwatch status} naming the device or the link on its first line within two
- * p2p rounds, and nothing named once the fault is gone. The product has no expected row, so the
- * devices' own peers are the reference and a culprit warns.
+ * p2p rounds, with the action of the config's {@code finding_actions} row; the device named a
+ * second time escalated to a failure with the row's stronger action; and nothing named once the
+ * fault is gone. The product has no expected row, so the devices' own peers are the reference and a
+ * culprit warns.
  */
 class CulpritLiveTest {
   static final Path HCCS_PROFILE =
       Path.of("..", "native", "profiles", "8x910b-hccs.profile").toAbsolutePath();
 
+  /** The probes last: {@link AgentProcess#onlyProbes} appends the rest of them. */
   static final String CONFIG =
       """
+      finding_actions:
+        - code: LW-DEVICE-SLOW
+          action: reset the device, then watch two rounds
+          escalate: {after: 2, within: 1h, state: fail, action: drain the node and replace the device}
       probes:
         p2p:
           every: 10s
@@ -109,11 +116,35 @@ class CulpritLiveTest {
           .isPositive()
           .isLessThan(page.indexOf("Device to device (p2p)"));
       assertThat(page).contains("<td>device 3<td>LW-DEVICE-SLOW<td>");
+      // What to do: the config's row, in the status, on the page and in the status output.
+      assertThat(findings.get(0).get("action").asText())
+          .isEqualTo("reset the device, then watch two rounds");
+      assertThat(findings.get(0).get("escalated").asBoolean()).isFalse();
+      assertThat(page).contains("<td class=\"action\">reset the device, then watch two rounds");
+      assertThat(JavaProcess.run(Map.of(), Duration.ofSeconds(60), "status", "--url", url).out())
+          .contains("action: reset the device, then watch two rounds");
 
       // One link, both ways: the link, not either of its devices.
       agent.faults("link 2 5 scale 0.4", "link 5 2 scale 0.4");
       String link = await(url, "WARN - link 2<->5:", Duration.ofSeconds(60));
       assertThat(link).startsWith("WARN - link 2<->5: LW-LINK-SLOW both directions low");
+      // The agent's own judgement has let the device go: its next appearance is a repeat.
+      String linkMetric = "linkwatch_finding{code=\"LW-LINK-SLOW\",subject=\"link 2<->5\"} 1.0";
+      agent.awaitMetrics(Duration.ofSeconds(30), linkMetric);
+      assertThat(agent.metrics()).doesNotContain(metric);
+
+      // The device slow again within the row's hour: escalated to a failure, with its action.
+      agent.faults(slowDevice(3, 0.5));
+      String again = await(url, "FAIL - device 3:", Duration.ofSeconds(60));
+      assertThat(again).startsWith("FAIL - device 3: LW-DEVICE-SLOW all 14 of its pairs low");
+      assertThat(again).endsWith("(exit 1)");
+      JsonNode escalated =
+          JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body()).get("findings").get(0);
+      assertThat(escalated.get("escalated").asBoolean()).isTrue();
+      assertThat(escalated.get("repeats").asInt()).isEqualTo(2);
+      assertThat(escalated.get("state").asText()).isEqualTo("FAIL");
+      assertThat(JavaProcess.run(Map.of(), Duration.ofSeconds(60), "status", "--url", url).out())
+          .contains("action: drain the node and replace the device");
 
       agent.faults();
       assertThat(await(url, "OK - 8 devices", Duration.ofSeconds(60))).startsWith("OK - 8 devices");

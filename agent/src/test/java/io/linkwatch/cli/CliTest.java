@@ -3,6 +3,7 @@ package io.linkwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.config.FindingActionTable;
 import io.linkwatch.testing.JavaProcess;
 import io.linkwatch.testing.JsonTrees;
 import io.linkwatch.testing.SimControl;
@@ -298,5 +299,29 @@ class CliTest {
     Run ok = cli("check-config", bad.toString());
     assertThat(ok.exit()).isZero();
     assertThat(ok.out()).startsWith(bad + ": ok (backend sim");
+  }
+
+  /** The tables in force: the operator's action row replaces the shipped one of its code. */
+  @Test
+  void checkConfigExpectedPrintsTheActionOfEveryCode() throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("linkwatch", ".yaml");
+    java.nio.file.Files.writeString(
+        file,
+        "finding_actions:\n  - {code: LW-LINK-DOWN, action: open a ticket for the hardware team}\n");
+    Run r = cli("check-config", "--expected", file.toString());
+    assertThat(r.exit()).isZero();
+    List<String> lines = r.out().lines().toList();
+    int table = lines.indexOf("finding actions (" + FindingActionTable.CODES.size() + " codes):");
+    assertThat(table).as(r.out()).isPositive();
+    List<String> rows = lines.subList(table + 2, lines.size());
+    assertThat(rows).hasSize(FindingActionTable.CODES.size());
+    assertThat(rows.stream().filter(l -> l.startsWith("LW-LINK-DOWN ")).findFirst().orElseThrow())
+        .contains("open a ticket for the hardware team")
+        .contains("never")
+        .endsWith("config");
+    assertThat(rows.stream().filter(l -> l.startsWith("LW-LINK-LANES ")).findFirst().orElseThrow())
+        .contains("reset the device to retrain the link")
+        .contains("3 times in 168h: FAIL")
+        .endsWith("shipped");
   }
 }

@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, inactive_links, listen, passive, paths, peers, probes, series, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, finding_actions, inactive_links, listen, passive, paths, peers, probes, series, topology, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -260,6 +260,40 @@ class ConfigLoaderTest {
             "f.yaml: expected_ports[0].ports: unknown key (valid here: count, product, reader,"
                 + " source, speed)"),
         Arguments.of(
+            "finding_actions:\n  - {action: reseat it}",
+            "f.yaml: finding_actions[0].code: required: a finding's code, e.g. LW-LINK-DOWN"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DWN, action: reseat it}",
+            "f.yaml: finding_actions[0].code: 'LW-LINK-DWN' is no finding's code; the codes are "
+                + String.join(", ", FindingActionTable.CODES)),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN}",
+            "f.yaml: finding_actions[0].action: required: what an operator does about it, in a few"
+                + " words"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN, action: a}\n  - {code: LW-LINK-DOWN,"
+                + " action: b}",
+            "f.yaml: finding_actions[1].code: LW-LINK-DOWN has a row above: one row per code"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN, action: a, escalate: {after: 1, within:"
+                + " 1h, action: b}}",
+            "f.yaml: finding_actions[0].escalate.after: must be between 2 and 1000, not 1"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN, action: a, escalate: {after: 3, action:"
+                + " b}}",
+            "f.yaml: finding_actions[0].escalate.within: required: the window the appearances are"
+                + " counted in, e.g. 24h"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN, action: a, escalate: {after: 3, within:"
+                + " 1h, state: page, action: b}}",
+            "f.yaml: finding_actions[0].escalate.state: 'page' is not a severity an escalation"
+                + " raises to: use warn or fail"),
+        Arguments.of(
+            "finding_actions:\n  - {code: LW-LINK-DOWN, action: a, escalate: {after: 3, within:"
+                + " 1h}}",
+            "f.yaml: finding_actions[0].escalate.action: required: what an operator does once it"
+                + " keeps coming back"),
+        Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
   }
@@ -338,6 +372,44 @@ class ConfigLoaderTest {
     assertThat(c.inactiveLinkTable().get(0).describe())
         .isEqualTo("NVIDIA H100 NVLINK links 12-15,17 (12 of 18 wired)");
     assertThat(c.expectations().inactiveLinks()).isEqualTo(c.inactiveLinkTable());
+  }
+
+  @Test
+  void anOperatorsActionReplacesTheShippedRowOfItsCode() {
+    AgentConfig c =
+        ConfigLoader.parse(
+            "f.yaml",
+            """
+            finding_actions:
+              - code: LW-LINK-DOWN
+                action: open a ticket with the hardware team
+                escalate: {after: 2, within: 6h, state: warn, action: page the hardware team}
+              - {code: LW-NIC-PORTS, action: check the adapters}
+            """);
+    io.linkwatch.verdict.FindingAction down =
+        c.expectations().actions().of("LW-LINK-DOWN").orElseThrow();
+    assertThat(down.action()).isEqualTo("open a ticket with the hardware team");
+    assertThat(down.escalate().orElseThrow())
+        .isEqualTo(
+            new io.linkwatch.verdict.FindingAction.Escalation(
+                2,
+                Duration.ofHours(6),
+                io.linkwatch.verdict.Verdict.State.WARN,
+                "page the hardware team"));
+    assertThat(down.source()).isEqualTo("operator: linkwatch.yaml");
+    assertThat(c.expectations().actions().of("LW-NIC-PORTS").orElseThrow().escalate()).isEmpty();
+    // Codes the file leaves alone keep the shipped row.
+    assertThat(c.expectations().actions().of("LW-DEVICE-SLOW").orElseThrow().source())
+        .isEqualTo(FindingActionTable.RESOURCE);
+    // Without the file's rows, the shipped LW-LINK-DOWN row says what it says.
+    assertThat(
+            ConfigLoader.parse("f.yaml", "")
+                .expectations()
+                .actions()
+                .of("LW-LINK-DOWN")
+                .orElseThrow()
+                .action())
+        .startsWith("reseat or replace the link's cable");
   }
 
   @Test

@@ -76,12 +76,25 @@ class AttributionTest {
     assertThat(v.state()).isEqualTo(State.FAIL);
     assertThat(culprits(v)).extracting(Finding::subject).containsExactly("device 3");
     assertThat(v.firstLine("FAIL")).startsWith("FAIL - device 3: LW-DEVICE-SLOW all 14 of its");
-    assertThat(v.findings().get(0).detail())
-        .contains("% of the floor")
-        .contains("28.0 GB/s")
-        .contains("reset the device");
+    assertThat(v.findings().get(0).detail()).contains("% of the floor").contains("28.0 GB/s");
     // Its 14 figures stay as the evidence, after it.
     assertThat(v.findings()).hasSize(15);
+    // What to do comes from the actions table, not from the evidence.
+    Expectations withActions =
+        new Expectations(
+            ROW,
+            List.of(),
+            io.linkwatch.config.ConfigLoader.parse("f.yaml", "").findingActionTable());
+    assertThat(
+            Verdict.judge(
+                    round((s, d) -> s == 3 || d == 3 ? 0.5 * LINK : LINK),
+                    withActions,
+                    Verdict.Source.AGENT,
+                    List.of())
+                .findings()
+                .get(0)
+                .action())
+        .startsWith("reset the device");
   }
 
   @Test

@@ -42,4 +42,73 @@ class StandingFindingsTest {
     Finding starting = new Finding("LW-NO-DATA", State.UNKNOWN, "agent", "no figures yet");
     assertThat(standing.observe(verdict(starting), T0)).isEmpty();
   }
+
+  /** LW-LINK-ERRORS warns; three appearances in an hour fail it, with a stronger action. */
+  static final FindingActions ERRORS_ESCALATE =
+      new FindingActions(
+          List.of(
+              new FindingAction(
+                  "LW-LINK-ERRORS",
+                  "watch the link",
+                  java.util.Optional.of(
+                      new FindingAction.Escalation(
+                          3, java.time.Duration.ofHours(1), State.FAIL, "replace the cable")),
+                  "test")));
+
+  static Finding errors() {
+    return new Finding("LW-LINK-ERRORS", State.WARN, "dev0 HCCS link 3 (to 3)", "2.5 CRC/s");
+  }
+
+  @Test
+  void aFindingThatKeepsComingBackEscalatesToItsRowsSeverityAndAction() {
+    StandingFindings standing = new StandingFindings(ERRORS_ESCALATE);
+    FindingEntry first = standing.observe(verdict(errors()), T0).get(0);
+    assertThat(first.state()).isEqualTo("WARN");
+    assertThat(first.action()).isEqualTo("watch the link");
+    assertThat(first.repeats()).isEqualTo(1);
+    assertThat(first.escalated()).isFalse();
+    // Standing on does not repeat it: still the first appearance.
+    assertThat(standing.observe(verdict(errors()), T0.plusSeconds(60)).get(0).repeats())
+        .isEqualTo(1);
+    standing.observe(verdict(), T0.plusSeconds(120));
+    FindingEntry second = standing.observe(verdict(errors()), T0.plusSeconds(600)).get(0);
+    assertThat(second.repeats()).isEqualTo(2);
+    assertThat(second.escalated()).isFalse();
+    assertThat(second.state()).isEqualTo("WARN");
+    standing.observe(verdict(), T0.plusSeconds(900));
+    FindingEntry third = standing.observe(verdict(errors()), T0.plusSeconds(1200)).get(0);
+    assertThat(third.repeats()).isEqualTo(3);
+    assertThat(third.escalated()).isTrue();
+    assertThat(third.state()).isEqualTo("FAIL");
+    assertThat(third.action()).isEqualTo("replace the cable");
+    assertThat(third.evidence()).isEqualTo("2.5 CRC/s");
+    // It stays escalated while it stands, however long: its appearances were in the window.
+    assertThat(standing.observe(verdict(errors()), T0.plusSeconds(7200)).get(0).escalated())
+        .isTrue();
+  }
+
+  @Test
+  void appearancesOutsideTheWindowDoNotEscalate() {
+    StandingFindings standing = new StandingFindings(ERRORS_ESCALATE);
+    // Three appearances, each 40 minutes apart: never three within an hour.
+    for (int i = 0; i < 3; i++) {
+      Instant at = T0.plusSeconds(i * 2400L);
+      FindingEntry e = standing.observe(verdict(errors()), at).get(0);
+      assertThat(e.escalated()).as("appearance %d", i + 1).isFalse();
+      assertThat(e.repeats()).isEqualTo(Math.min(i + 1, 2));
+      standing.observe(verdict(), at.plusSeconds(60));
+    }
+  }
+
+  @Test
+  void withoutAnEscalationRowRepeatsChangeNothing() {
+    StandingFindings standing = new StandingFindings(ERRORS_ESCALATE);
+    for (int i = 0; i < 5; i++) {
+      FindingEntry e = standing.observe(verdict(slow("50 %")), T0.plusSeconds(i * 20L)).get(0);
+      assertThat(e.state()).isEqualTo("FAIL");
+      assertThat(e.repeats()).isEqualTo(1);
+      assertThat(e.escalated()).isFalse();
+      standing.observe(verdict(), T0.plusSeconds(i * 20L + 10));
+    }
+  }
 }

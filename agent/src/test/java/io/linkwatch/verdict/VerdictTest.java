@@ -134,6 +134,56 @@ class VerdictTest {
     assertThat(judge(a3(165e9, trickle, "success")).state()).isEqualTo(State.OK);
   }
 
+  /**
+   * Each finding carries the shipped table's action; one the agent saw come back often (its
+   * standing findings escalate it) fails {@code status} with the stronger action, and without the
+   * repeats the same readings only warn.
+   */
+  @Test
+  void aFindingThatKeepsComingBackFailsTheStatusWithTheEscalatedAction() {
+    Expectations shipped = io.linkwatch.config.ConfigLoader.parse("f.yaml", "").expectations();
+    String noisy =
+        "{\"link\": \"0\", \"link_type\": \"SIO\", \"peer\": \"1\", \"up\": true,"
+            + " \"errors\": {\"crc\": 15000}, \"errors_per_second\": 50.0}";
+    StatusDocument readings = doc(a3(165e9, noisy, "success"));
+    Verdict once = Verdict.judge(readings, shipped);
+    assertThat(once.state()).isEqualTo(State.WARN);
+    assertThat(once.findings().get(0).action())
+        .isEqualTo("watch the link; reseat its cable at the next maintenance");
+    // The agent's loop: judged on its results alone, the errors come and go three times.
+    StandingFindings standing = new StandingFindings(shipped.actions());
+    java.time.Instant t = java.time.Instant.parse("2026-12-04T01:00:00Z");
+    List<io.linkwatch.status.FindingEntry> entries = List.of();
+    for (int i = 0; i < 3; i++) {
+      entries = standing.observe(Verdict.judge(readings, shipped), t.plusSeconds(i * 600L));
+      standing.observe(
+          Verdict.judge(doc(a3(165e9, SIO, "success")), shipped), t.plusSeconds(i * 600L + 300));
+    }
+    assertThat(entries).singleElement().extracting(e -> e.escalated()).isEqualTo(true);
+    Verdict often = Verdict.judge(readings.withFindings(entries), shipped);
+    assertThat(often.state()).isEqualTo(State.FAIL);
+    assertThat(often.firstLine("FAIL"))
+        .isEqualTo("FAIL - dev0 SIO link 0 (to 1): LW-LINK-ERRORS 50.0 errors/s, threshold 1/s");
+    assertThat(often.findings().get(0).action())
+        .isEqualTo("drain the node and replace the cable or retimer: errors keep coming back");
+    // An escalated entry for another subject changes nothing here.
+    io.linkwatch.status.FindingEntry e = entries.get(0);
+    io.linkwatch.status.FindingEntry elsewhere =
+        new io.linkwatch.status.FindingEntry(
+            e.code(),
+            e.state(),
+            "dev1 SIO link 0 (to 0)",
+            e.evidence(),
+            e.detail(),
+            e.action(),
+            e.firstSeen(),
+            e.count(),
+            e.repeats(),
+            true);
+    assertThat(Verdict.judge(readings.withFindings(List.of(elsewhere)), shipped).state())
+        .isEqualTo(State.WARN);
+  }
+
   @Test
   void aFigureUnderTheFloorFailsAndOneInTheBandWarns() {
     // 256 MiB on an A3's SIO: seed 000 measured 155.1 GB/s; floor 80 %, warning 90 %.
