@@ -4,8 +4,10 @@ import io.linkwatch.config.SeriesSettings.ProbeHealth;
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.metrics.families.MetricWriter;
 import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.TargetStatus;
+import io.linkwatch.verdict.Subsystem;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
@@ -103,6 +105,7 @@ public final class LinkwatchCollector implements MultiCollector {
     DeviceActivityMetrics.writeLookups(store.podLookupCounts(), f);
     CheckMetrics.write(store.checks(), f);
     FindingMetrics.write(store.findings(), f);
+    DeviceHealthMetrics.write(store.findings(), devices(), watched(statuses), f);
     if (passive != null) {
       PassiveMetrics.write(
           passive.store(),
@@ -123,5 +126,34 @@ public final class LinkwatchCollector implements MultiCollector {
                     .build())
             .build());
     return new MetricSnapshots(f.snapshots());
+  }
+
+  /** The devices the inventory names and those the watcher reads. */
+  private java.util.Set<Integer> devices() {
+    java.util.Set<Integer> out = new java.util.TreeSet<>(store.deviceNames().keySet());
+    if (passive != null) {
+      passive.store().states().forEach(d -> out.add(d.device()));
+    }
+    return out;
+  }
+
+  /**
+   * The subsystems this host measures or reads: the device links always; host transfers when that
+   * probe has run; PCIe paths and the devices' own network ports when the watcher reads them.
+   */
+  private java.util.Set<Subsystem> watched(List<TargetStatus> statuses) {
+    java.util.Set<Subsystem> out = java.util.EnumSet.of(Subsystem.LINKS);
+    if (statuses.stream().anyMatch(s -> s.probe().equals(ProbeKind.HOST_TRANSFER.id()))) {
+      out.add(Subsystem.HOST_TRANSFER);
+    }
+    if (passive != null) {
+      if (passive.store().states().stream().anyMatch(d -> !d.pcie().isEmpty())) {
+        out.add(Subsystem.PCIE);
+      }
+      if (passive.store().nicPorts().stream().anyMatch(n -> n.port().device() != null)) {
+        out.add(Subsystem.NIC);
+      }
+    }
+    return out;
   }
 }

@@ -20,6 +20,9 @@ import java.time.Instant;
  * @param repeats how many times it appeared (came back after clearing, this time included) within
  *     its action row's escalation window; 1 when the row has none
  * @param escalated whether those repeats reached the row's {@code escalate.after}
+ * @param subsystem the part of the devices it concerns ({@code links}, {@code pcie}, {@code
+ *     host_transfer}, {@code nic}); empty for a finding about no device (the host, a probe)
+ * @param devices the devices it concerns, ascending; empty for none
  */
 public record FindingEntry(
     String code,
@@ -31,18 +34,22 @@ public record FindingEntry(
     Instant firstSeen,
     int count,
     int repeats,
-    boolean escalated) {
+    boolean escalated,
+    String subsystem,
+    java.util.List<Integer> devices) {
   public FindingEntry {
     // A document of an agent before actions carries neither evidence nor action.
     evidence = evidence == null ? detail : evidence;
     detail = detail == null ? evidence : detail;
     action = action == null ? "" : action;
     repeats = Math.max(1, repeats);
+    subsystem = subsystem == null ? "" : subsystem;
+    devices = devices == null ? java.util.List.of() : java.util.List.copyOf(devices);
   }
 
   /** A finding no action row speaks of, seen once. */
   public FindingEntry(
       String code, String state, String subject, String evidence, Instant firstSeen, int count) {
-    this(code, state, subject, evidence, evidence, "", firstSeen, count, 1, false);
+    this(code, state, subject, evidence, evidence, "", firstSeen, count, 1, false, "", null);
   }
 }

@@ -135,15 +135,16 @@ final class Attribution {
         culprits.add(d);
         out.add(
             new Finding(
-                "LW-DEVICE-SLOW",
-                worst(touching),
-                "device " + d,
-                String.format(
-                        Locale.ROOT,
-                        "all %d of its pairs low, both ways (%s)",
-                        touching.size(),
-                        percent(touching))
-                    + evidence(touching)));
+                    "LW-DEVICE-SLOW",
+                    worst(touching),
+                    "device " + d,
+                    String.format(
+                            Locale.ROOT,
+                            "all %d of its pairs low, both ways (%s)",
+                            touching.size(),
+                            percent(touching))
+                        + evidence(touching))
+                .about(Subsystem.LINKS, d));
       }
     }
     Map<List<Integer>, List<Judged>> links =
@@ -165,13 +166,14 @@ final class Attribution {
               && fineElsewhere(all, pair.get(1), pair.get(0))) {
             out.add(
                 new Finding(
-                    "LW-LINK-SLOW",
-                    worst(both),
-                    "link " + pair.get(0) + "<->" + pair.get(1),
-                    "both directions low ("
-                        + percent(both)
-                        + "), the devices' other pairs fine"
-                        + evidence(both)));
+                        "LW-LINK-SLOW",
+                        worst(both),
+                        "link " + pair.get(0) + "<->" + pair.get(1),
+                        "both directions low ("
+                            + percent(both)
+                            + "), the devices' other pairs fine"
+                            + evidence(both))
+                    .about(Subsystem.LINKS, pair.get(0), pair.get(1)));
           }
         });
     return out;

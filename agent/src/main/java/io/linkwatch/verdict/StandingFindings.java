@@ -87,7 +87,9 @@ public final class StandingFindings {
               standing.first(),
               standing.count(),
               repeats,
-              escalated));
+              escalated,
+              f.scope().subsystem() == null ? "" : f.scope().subsystem().label(),
+              f.scope().devices()));
     }
     seen = next;
     forget(now);

@@ -52,14 +52,44 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    * @param action what to do about it, from the actions table (escalated when the agent saw it come
    *     back often); empty when the table has no row for the code
    */
-  public record Finding(String code, State state, String subject, String detail, String action) {
+  public record Finding(
+      String code, State state, String subject, String detail, String action, Scope scope) {
     public Finding(String code, State state, String subject, String detail) {
-      this(code, state, subject, detail, "");
+      this(code, state, subject, detail, "", Scope.NONE);
+    }
+
+    public Finding(String code, State state, String subject, String detail, String action) {
+      this(code, state, subject, detail, action, Scope.NONE);
+    }
+
+    /** This finding as one about {@code devices}' {@code subsystem}. */
+    Finding about(Subsystem subsystem, Integer... devices) {
+      return new Finding(
+          code, state, subject, detail, action, new Scope(subsystem, List.of(devices)));
+    }
+
+    Finding withAction(State state, String action) {
+      return new Finding(code, state, subject, detail, action, scope);
     }
 
     public String line() {
       // The code comes first, so that a first line cut at 80 characters still carries it.
       return subject + ": " + code + " " + detail;
+    }
+  }
+
+  /**
+   * Which devices' which subsystem a finding concerns, for their health ({@code
+   * linkwatch_device_health}); {@link #NONE} for a finding about no device (the host, a probe, a
+   * network port of the host's).
+   *
+   * @param subsystem null in {@link #NONE}
+   */
+  public record Scope(Subsystem subsystem, List<Integer> devices) {
+    public static final Scope NONE = new Scope(null, List.of());
+
+    public Scope {
+      devices = List.copyOf(devices);
     }
   }
 
@@ -183,21 +213,27 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         switch (x.judge(j.value())) {
           case FAIL ->
               findings.add(
-                  new Finding(
-                      bandwidth ? "LW-BELOW-FLOOR" : "LW-ABOVE-CEILING",
-                      State.FAIL,
-                      subject,
-                      value
-                          + (bandwidth ? ", floor " : ", ceiling ")
-                          + x.quantity().format(x.fail())
-                          + age));
+                  ofFigure(
+                      probe,
+                      j,
+                      new Finding(
+                          bandwidth ? "LW-BELOW-FLOOR" : "LW-ABOVE-CEILING",
+                          State.FAIL,
+                          subject,
+                          value
+                              + (bandwidth ? ", floor " : ", ceiling ")
+                              + x.quantity().format(x.fail())
+                              + age)));
           case WARN ->
               findings.add(
-                  new Finding(
-                      bandwidth ? "LW-BELOW-EXPECTED" : "LW-ABOVE-EXPECTED",
-                      State.WARN,
-                      subject,
-                      value + ", expected " + x.quantity().format(x.warn()) + age));
+                  ofFigure(
+                      probe,
+                      j,
+                      new Finding(
+                          bandwidth ? "LW-BELOW-EXPECTED" : "LW-ABOVE-EXPECTED",
+                          State.WARN,
+                          subject,
+                          value + ", expected " + x.quantity().format(x.warn()) + age)));
           default -> {}
         }
       }
@@ -256,6 +292,20 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     return new Verdict(state, findings, summary, notes);
   }
 
+  /** {@code f} as a finding about a device's own port (an NPU's); else about no device. */
+  private static Finding ofPort(PassiveSection.NicEntry n, Finding f) {
+    return n.device() == null ? f : f.about(Subsystem.NIC, n.device());
+  }
+
+  /** {@code f} as a finding about the devices of a figure of {@code probe}. */
+  private static Finding ofFigure(String probe, Judged.Figure j, Finding f) {
+    Subsystem subsystem = Subsystem.ofProbe(probe);
+    if (subsystem == null || j.device() < 0) {
+      return f;
+    }
+    return j.pair() ? f.about(subsystem, j.device(), j.peer()) : f.about(subsystem, j.device());
+  }
+
   private static Finding noData(String why, FindingActions actions) {
     String action = actions.of("LW-NO-DATA").map(FindingAction::action).orElse("");
     return new Finding("LW-NO-DATA", State.UNKNOWN, "agent", why, action);
@@ -285,7 +335,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
             State to = State.valueOf(entry.get().state());
             state = to.compareTo(state) > 0 ? to : state;
           }
-          return new Finding(f.code(), state, f.subject(), f.detail(), action);
+          return f.withAction(state, action);
         });
   }
 
@@ -338,15 +388,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         // Down now after being up: a port never up since the agent started may be unused by
         // design and is no finding; one that went down takes its server off the fabric.
         findings.add(
-            new Finding(
-                "LW-NIC-DOWN",
-                State.FAIL,
-                "nic " + n.name(),
-                "down ("
-                    + n.state()
-                    + (n.physState() == null ? "" : ", " + n.physState())
-                    + ") after being up"
-                    + age("read ", n.lastRead(), now)));
+            ofPort(
+                n,
+                new Finding(
+                    "LW-NIC-DOWN",
+                    State.FAIL,
+                    "nic " + n.name(),
+                    "down ("
+                        + n.state()
+                        + (n.physState() == null ? "" : ", " + n.physState())
+                        + ") after being up"
+                        + age("read ", n.lastRead(), now))));
       } else if (n.up()
           && n.expectedSpeedBitsPerSecond() != null
           && n.speedBitsPerSecond() != null
@@ -354,15 +406,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         // Trained below its speed: the port carries collectives at a fraction of the rate, so
         // every multi-server job through it runs slower, but runs.
         findings.add(
-            new Finding(
-                "LW-NIC-SLOW",
-                State.WARN,
-                "nic " + n.name(),
-                "trained at "
-                    + ExpectedPorts.formatSpeed(n.speedBitsPerSecond())
-                    + ", expected "
-                    + ExpectedPorts.formatSpeed(n.expectedSpeedBitsPerSecond())
-                    + age("read ", n.lastRead(), now)));
+            ofPort(
+                n,
+                new Finding(
+                    "LW-NIC-SLOW",
+                    State.WARN,
+                    "nic " + n.name(),
+                    "trained at "
+                        + ExpectedPorts.formatSpeed(n.speedBitsPerSecond())
+                        + ", expected "
+                        + ExpectedPorts.formatSpeed(n.expectedSpeedBitsPerSecond())
+                        + age("read ", n.lastRead(), now))));
       }
     }
     for (io.linkwatch.passive.PortExpectations.PortCount c : p.nicPortCounts()) {
@@ -413,14 +467,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 + l.peer()
                 + ")";
         if (Boolean.FALSE.equals(l.up())) {
-          findings.add(new Finding("LW-LINK-DOWN", State.FAIL, subject, "down" + age));
+          findings.add(
+              new Finding("LW-LINK-DOWN", State.FAIL, subject, "down" + age)
+                  .about(Subsystem.LINKS, d.device()));
         } else if (l.lanes() != null && l.lanesMax() != null && l.lanes() < l.lanesMax()) {
           findings.add(
               new Finding(
-                  "LW-LINK-LANES",
-                  State.FAIL,
-                  subject,
-                  l.lanes() + " of " + l.lanesMax() + " lanes" + age));
+                      "LW-LINK-LANES",
+                      State.FAIL,
+                      subject,
+                      l.lanes() + " of " + l.lanesMax() + " lanes" + age)
+                  .about(Subsystem.LINKS, d.device()));
         }
         if (l.errorsPerSecond() != null
             && l.errorsPerSecond() > LinkErrorRates.THRESHOLD_PER_SECOND) {
@@ -428,18 +485,20 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
           // going bad costs bandwidth first and precedes downtraining or a link down.
           findings.add(
               new Finding(
-                  "LW-LINK-ERRORS",
-                  State.WARN,
-                  subject,
-                  String.format(
-                          Locale.ROOT,
-                          "%.1f errors/s, threshold %s/s",
-                          l.errorsPerSecond(),
-                          LinkErrorRates.threshold())
-                      + age));
+                      "LW-LINK-ERRORS",
+                      State.WARN,
+                      subject,
+                      String.format(
+                              Locale.ROOT,
+                              "%.1f errors/s, threshold %s/s",
+                              l.errorsPerSecond(),
+                              LinkErrorRates.threshold())
+                          + age)
+                  .about(Subsystem.LINKS, d.device()));
         }
       }
     }
+    findings.addAll(PcieWidth.findings(p, now));
     return links;
   }
 

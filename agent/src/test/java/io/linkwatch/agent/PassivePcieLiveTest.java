@@ -17,10 +17,21 @@ import org.junit.jupiter.api.io.TempDir;
  * The PCIe side of passive watching in a running agent: the sim's two A3 dies (PCI functions
  * 0000:01:00.0 and 0000:02:00.0, the addresses DCMI reports for them) behind a switch and a root
  * port in a fixture sysfs ({@code paths.sysfs}); a link that trains down and an AER error that the
- * kernel counts show on {@code /metrics} at the next read.
+ * kernel counts show on {@code /metrics} at the next read; the narrow hops are findings ({@code
+ * LW-PCIE-WIDTH}, a switch port named once with both devices under it) and the devices' PCIe
+ * health.
  */
 class PassivePcieLiveTest {
   @TempDir Path dir;
+
+  private static String firstLine(String url) throws Exception {
+    return io.linkwatch.testing.JavaProcess.run(
+            Map.of(), Duration.ofSeconds(60), "status", "--url", url)
+        .out()
+        .lines()
+        .findFirst()
+        .orElse("");
+  }
 
   @Test
   void pcieHopsUpToTheRootPortAndTheirChangesShowOnMetrics() throws Exception {
@@ -73,6 +84,42 @@ class PassivePcieLiveTest {
       assertThat(metrics).contains("linkwatch_pcie_link_max_width{" + hop + "} 16.0");
       assertThat(metrics)
           .contains("linkwatch_passive_read_success{device=\"0\",source=\"sysfs\"} 1.0");
+
+      // The narrow hop is a finding: device 0's PCIe health warns, device 1's does not.
+      String status = "http://127.0.0.1:" + agent.port();
+      metrics =
+          agent.awaitMetrics(
+              Duration.ofSeconds(30),
+              "linkwatch_finding{code=\"LW-PCIE-WIDTH\",subject=\"pcie 0000:01:00.0\"} 1.0",
+              "linkwatch_device_health{device=\"0\",subsystem=\"pcie\"} 1.0");
+      assertThat(metrics).contains("linkwatch_device_health{device=\"1\",subsystem=\"pcie\"} 0.0");
+      assertThat(firstLine(status))
+          .isEqualTo(
+              "WARN - pcie 0000:01:00.0: LW-PCIE-WIDTH device 0's own function runs at x8, the…");
+      // The switch port above both dies trains narrow too: one finding names it with both.
+      Path bridge = sysfs.sysfs().resolve("devices/pci0000:00/0000:00:01.0/0000:00:02.0");
+      Files.writeString(bridge.resolve("current_link_width"), "4\n");
+      agent.awaitMetrics(
+          Duration.ofSeconds(30),
+          "linkwatch_finding{code=\"LW-PCIE-WIDTH\",subject=\"pcie 0000:00:02.0\"} 1.0",
+          "linkwatch_device_health{device=\"1\",subsystem=\"pcie\"} 1.0");
+      com.fasterxml.jackson.databind.JsonNode findings =
+          io.linkwatch.testing.JsonTrees.MAPPER
+              .readTree(agent.get("/api/v1/status").body())
+              .get("findings");
+      com.fasterxml.jackson.databind.JsonNode switchPort = null;
+      for (com.fasterxml.jackson.databind.JsonNode f : findings) {
+        if (f.get("subject").asText().equals("pcie 0000:00:02.0")) {
+          switchPort = f;
+        }
+      }
+      assertThat(switchPort).as(findings.toString()).isNotNull();
+      assertThat(switchPort.get("evidence").asText())
+          .startsWith(
+              "bridge above devices 0, 1 runs at x4, the narrowest maximum on the path x16");
+      assertThat(switchPort.get("subsystem").asText()).isEqualTo("pcie");
+      assertThat(switchPort.get("devices").toString()).isEqualTo("[0,1]");
+      assertThat(switchPort.get("action").asText()).startsWith("reseat the device, riser");
     }
   }
 }

@@ -408,6 +408,22 @@ public class GoldenExpositionTest {
                 "2 devices, 5 p2p figures, 2 links: as expected",
                 1_789_990_000.0,
                 22.5)));
+    // The agent's verdict stands on a PCIe switch port above device 0 running narrow.
+    store.recordFindings(
+        List.of(
+            new io.linkwatch.status.FindingEntry(
+                "LW-PCIE-WIDTH",
+                "WARN",
+                "pcie 0000:3a:00.0",
+                "bridge above device 0 runs at x8, the narrowest maximum on the path x16",
+                "bridge above device 0 runs at x8, the narrowest maximum on the path x16",
+                "reseat the device, riser or switch board under the hop",
+                Instant.ofEpochSecond(1_789_999_000),
+                12,
+                1,
+                false,
+                "pcie",
+                List.of(0))));
     return store;
   }
 

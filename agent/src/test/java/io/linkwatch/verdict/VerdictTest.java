@@ -160,6 +160,9 @@ class VerdictTest {
           Verdict.judge(doc(a3(165e9, SIO, "success")), shipped), t.plusSeconds(i * 600L + 300));
     }
     assertThat(entries).singleElement().extracting(e -> e.escalated()).isEqualTo(true);
+    // What it concerns, as data: device 0's links.
+    assertThat(entries.get(0).subsystem()).isEqualTo("links");
+    assertThat(entries.get(0).devices()).containsExactly(0);
     Verdict often = Verdict.judge(readings.withFindings(entries), shipped);
     assertThat(often.state()).isEqualTo(State.FAIL);
     assertThat(often.firstLine("FAIL"))
@@ -179,7 +182,9 @@ class VerdictTest {
             e.firstSeen(),
             e.count(),
             e.repeats(),
-            true);
+            true,
+            e.subsystem(),
+            List.of(1));
     assertThat(Verdict.judge(readings.withFindings(List.of(elsewhere)), shipped).state())
         .isEqualTo(State.WARN);
   }

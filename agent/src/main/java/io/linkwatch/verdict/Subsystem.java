@@ -1,0 +1,34 @@
+package io.linkwatch.verdict;
+
+/**
+ * The part of a device's connections a finding concerns, as the {@code subsystem} label of {@code
+ * linkwatch_device_health} (in the manner of dcgm-exporter's health watches, one per subsystem):
+ * its links to other devices, its PCIe path to the host, its copies to and from host memory, and
+ * its own network ports.
+ */
+public enum Subsystem {
+  LINKS("links"),
+  PCIE("pcie"),
+  HOST_TRANSFER("host_transfer"),
+  NIC("nic");
+
+  private final String label;
+
+  Subsystem(String label) {
+    this.label = label;
+  }
+
+  /** The label value, e.g. {@code host_transfer}. */
+  public String label() {
+    return label;
+  }
+
+  /** The subsystem a probe's figures measure; null for a probe that measures none of them. */
+  static Subsystem ofProbe(String probe) {
+    return switch (probe) {
+      case "p2p" -> LINKS;
+      case "host_transfer" -> HOST_TRANSFER;
+      default -> null;
+    };
+  }
+}
