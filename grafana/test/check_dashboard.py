@@ -393,6 +393,18 @@ def fleet_fixture_series():
         if state != "OK":
             s.append({"series": f'linkwatch_check_reason_info{{{host},code="LW-BELOW-FLOOR",'
                                 f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x180"})
+    # every agent's device health; fixture-03's agent names its slow 0->1, which fails both dies' links
+    for instance, labels, _ in FLEET_HOSTS:
+        host = f'instance="{instance}",job="linkwatch",{labels}'
+        slow = instance == "fixture-03:10187"
+        for device in ("0", "1"):
+            for subsystem in ("links", "pcie", "host_transfer"):
+                value = 2 if slow and subsystem == "links" else 0
+                s.append({"series": f'linkwatch_device_health{{{host},device="{device}",'
+                                    f'subsystem="{subsystem}"}}', "values": f"{value}+0x180"})
+        if slow:
+            s.append({"series": f'linkwatch_finding{{{host},code="LW-BELOW-FLOOR",'
+                                f'subject="p2p 0->1 SIO 256MiB"}}', "values": "1+0x180"})
     return s
 
 
@@ -409,6 +421,8 @@ FLEET_FIXTURE_CHECKS = (
      'ALERTS{alertname="LinkwatchAgentDown",alertstate="firing",severity="critical",instance="fixture-06:10187"}'),
     ("fleet fixture: LinkwatchTargetMissing fires (critical) for the agent nothing scrapes, fixture-07",
      'ALERTS{alertname="LinkwatchTargetMissing",alertstate="firing",severity="critical",instance="fixture-07:10187"}'),
+    ("fleet fixture: fixture-03's agent names its slow pair and fails both dies' links, the others none",
+     'count(linkwatch_device_health == 2) == 2 and on() count(linkwatch_finding) == 1'),
     ("fleet fixture: LinkwatchPeerUnreachable fires for fixture-04, named by two other hosts of its cluster",
      'ALERTS{alertname="LinkwatchPeerUnreachable",alertstate="firing",instance="fixture-04:10187",cluster="east"}'),
     ("fleet fixture: LinkwatchPeerNicFailing fires for fixture-03, which names itself",

@@ -1,5 +1,7 @@
 package io.linkwatch.verdict;
 
+import io.linkwatch.registry.ProbeKind;
+
 /**
  * The part of a device's connections a finding concerns, as the {@code subsystem} label of {@code
  * linkwatch_device_health} (in the manner of dcgm-exporter's health watches, one per subsystem):
@@ -25,10 +27,9 @@ public enum Subsystem {
 
   /** The subsystem a probe's figures measure; null for a probe that measures none of them. */
   static Subsystem ofProbe(String probe) {
-    return switch (probe) {
-      case "p2p" -> LINKS;
-      case "host_transfer" -> HOST_TRANSFER;
-      default -> null;
-    };
+    if (ProbeKind.P2P.id().equals(probe)) {
+      return LINKS;
+    }
+    return ProbeKind.HOST_TRANSFER.id().equals(probe) ? HOST_TRANSFER : null;
   }
 }
