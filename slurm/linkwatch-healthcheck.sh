@@ -18,9 +18,15 @@
 #                      this script's); a node drained for anything else stays drained.
 #   UNKNOWN  (exit 2)  nothing changes: an agent that cannot be asked (stopped, restarting) says
 #                      nothing about the links. Said on stderr, which slurmd logs.
+# In shadow mode (verdicts.enforce: false in the config) a FAIL comes back as "SHADOW FAIL - ..."
+# with exit 0: the drain it would do is said on stderr and to syslog (tag linkwatch-healthcheck),
+# counted on the agent's /metrics (linkwatch_shadow_actions_total{hook="healthcheck"}), and not
+# done; a node drained by this script before stays drained until the verdict is OK.
 # It always exits 0: Slurm does nothing with the program's exit status, the actions are its own.
 #
-# Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_URL (the agent;
+# Environment: LINKWATCH (the command, default /usr/bin/linkwatch), LINKWATCH_CONFIG (the config
+# `linkwatch status` reads, for verdicts.enforce and the expected figures; default
+# /etc/linkwatch/linkwatch.yaml), LINKWATCH_URL (the agent;
 # default: what `linkwatch status` finds in the agent's config, 127.0.0.1 on its listen port,
 # https when it serves TLS), LINKWATCH_HTTP_CONFIG
 # (for an agent behind TLS or basic auth: the client config passed as --http.config.file, in the
@@ -35,7 +41,8 @@ sinfo=${SINFO:-sinfo}
 node=${SLURMD_NODENAME:-$(hostname -s)}
 prefix="linkwatch:"
 
-set -- status
+set -- status --hook healthcheck
+[ -n "${LINKWATCH_CONFIG:-}" ] && set -- "$@" --config "$LINKWATCH_CONFIG"
 [ -n "${LINKWATCH_URL:-}" ] && set -- "$@" --url "$LINKWATCH_URL"
 set -- "$@" --format npd
 # A file, never the password itself: arguments show in ps and /proc.
@@ -66,9 +73,18 @@ case $rc in
     fi
     ;;
   0)
-    if [ "$ours" = true ]; then
-      "$scontrol" update NodeName="$node" State=RESUME
-    fi
+    case $line in
+      "SHADOW FAIL - "*)
+        said="shadow mode (verdicts.enforce: false): would drain $node with Reason=\"$prefix ${line#SHADOW FAIL - }\"; not done"
+        echo "linkwatch-healthcheck: $said" >&2
+        command -v logger >/dev/null 2>&1 && logger -t linkwatch-healthcheck -- "$said"
+        ;;
+      *)
+        if [ "$ours" = true ]; then
+          "$scontrol" update NodeName="$node" State=RESUME
+        fi
+        ;;
+    esac
     ;;
   *)
     echo "linkwatch-healthcheck: ${line:-no verdict} (rc $rc); nothing done" >&2

@@ -12,10 +12,16 @@
 # The check's first line goes to syslog (tag linkwatch-prolog / linkwatch-epilog) and stderr
 # whenever it is not OK; the verdict also stays in /run/linkwatch/last-check-<level>.json, which
 # the agent publishes on /metrics.
+# In shadow mode (verdicts.enforce: false in the config) a FAIL comes back as "SHADOW FAIL - ..."
+# and the script exits 0: the drain it would cause is logged as above ("shadow mode: would
+# drain: ...") and counted on the agent's /metrics (linkwatch_shadow_actions_total{hook="prolog"});
+# an UNKNOWN with LINKWATCH_ON_UNKNOWN=drain is logged the same way and does not drain either.
 #
 # Environment (slurmd passes its own; also read from /etc/default/linkwatch-slurm when present):
 #   LINKWATCH              the command (default /usr/bin/linkwatch)
-#   LINKWATCH_CHECK_ARGS   more arguments for `linkwatch check` (e.g. --config FILE, --backend B)
+#   LINKWATCH_CONFIG       the config `linkwatch check` reads (verdicts.enforce, expected figures,
+#                          the probe lock); default /etc/linkwatch/linkwatch.yaml
+#   LINKWATCH_CHECK_ARGS   more arguments for `linkwatch check` (e.g. --backend B)
 #   LINKWATCH_HTTP_CONFIG  the client config for an agent behind TLS or basic auth, passed as
 #                          --http.config.file (Prometheus HTTP client format: basic_auth with a
 #                          password_file, tls_config with a ca_file); unset: none
@@ -42,7 +48,8 @@ say() {
   return 0
 }
 
-set -- check --level "$level" --timeout "$timeout" --format npd
+set -- check --level "$level" --timeout "$timeout" --format npd --hook "$hook"
+[ -n "${LINKWATCH_CONFIG:-}" ] && set -- "$@" --config "$LINKWATCH_CONFIG"
 [ -n "$devices" ] && set -- "$@" --devices "$devices"
 # A file, never the password itself: arguments show in ps and /proc.
 [ -n "${LINKWATCH_HTTP_CONFIG:-}" ] && set -- "$@" --http.config.file "$LINKWATCH_HTTP_CONFIG"
@@ -50,12 +57,20 @@ set -- check --level "$level" --timeout "$timeout" --format npd
 out=$("$linkwatch" "$@" ${LINKWATCH_CHECK_ARGS:-} 2>/dev/null)
 rc=$?
 line=$(printf '%s\n' "$out" | head -n 1)
+shadow=false
+case $line in "SHADOW "*) shadow=true ;; esac
 case $rc in
-  0) exit 0 ;;
+  0)
+    [ "$shadow" = true ] && say "shadow mode: would drain: ${line#SHADOW }; not done"
+    exit 0
+    ;;
   1) say "${line:-linkwatch check exited 1}"; exit 1 ;;
   *)
     say "${line:-linkwatch check exited $rc}"
-    [ "$on_unknown" = drain ] && exit 1
+    if [ "$on_unknown" = drain ]; then
+      [ "$shadow" = true ] && { say "shadow mode: would drain: ${line#SHADOW }; not done"; exit 0; }
+      exit 1
+    fi
     exit 0
     ;;
 esac

@@ -11,6 +11,7 @@ import io.linkwatch.metrics.AgentSelfMetrics;
 import io.linkwatch.metrics.LinkwatchCollector;
 import io.linkwatch.metrics.PassiveExposition;
 import io.linkwatch.metrics.PeerCollector;
+import io.linkwatch.metrics.ShadowCollector;
 import io.linkwatch.passive.ActiveProbes;
 import io.linkwatch.passive.PassiveConfig;
 import io.linkwatch.passive.PassiveStore;
@@ -169,6 +170,7 @@ public final class Agent implements AutoCloseable {
     Supplier<PeerSnapshot> peerSnapshot =
         () -> peerProber.get() == null ? null : peerProber.get().snapshot();
     registry.register(new PeerCollector(peerSnapshot));
+    registry.register(new ShadowCollector(config.enforceVerdicts(), store::shadow));
     store.peers(peerSnapshot);
     HttpApi http =
         HttpApi.start(

@@ -86,6 +86,8 @@ final class CheckCommand implements Callable<Integer> {
 
   @Mixin HttpConfigOption httpConfig;
 
+  @Mixin KitHookOption hook;
+
   @Option(
       names = "--force",
       description =
@@ -197,12 +199,17 @@ final class CheckCommand implements Callable<Integer> {
     List<String> notes = new ArrayList<>(verdict.notes());
     notes.addAll(agentNotes);
     CheckRecord.write(cfg.probeLock(), report.record());
+    KitHookOption.Answer answer = hook.answer(cfg, output.format);
+    answer.count(cfg, verdict);
+    answer.note(verdict.state()).ifPresent(notes::add);
     var out = spec.commandLine().getOut();
     if (json) {
-      out.println(json(report, notes));
+      out.println(json(report, notes, answer));
     } else {
       output.format.print(
-          new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes), out);
+          new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes),
+          out,
+          answer.word(verdict.state()));
       if (output.format == VerdictFormat.TEXT) {
         out.printf(
             java.util.Locale.ROOT,
@@ -213,7 +220,7 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return output.format.exitCode(verdict.state());
+    return answer.exitCode(verdict.state());
   }
 
   /**
@@ -305,15 +312,15 @@ final class CheckCommand implements Callable<Integer> {
     return Optional.of(PassiveSection.of(store));
   }
 
-  private String json(LinkCheck.Report report, List<String> notes) {
+  private String json(LinkCheck.Report report, List<String> notes, KitHookOption.Answer answer) {
     Verdict v = report.verdict();
     return StatusCodec.encodePart(
         new VerdictJson.CheckOutput(
             VerdictJson.SCHEMA_VERSION,
             report.level().id(),
             v.state().name(),
-            v.firstLine(output.format.word(v.state())),
-            output.format.exitCode(v.state()),
+            v.firstLine(answer.word(v.state())),
+            answer.exitCode(v.state()),
             VerdictJson.findings(v),
             notes,
             report.seconds(),

@@ -56,6 +56,8 @@ final class StatusCommand implements Callable<Integer> {
 
   @Mixin HttpConfigOption httpConfig;
 
+  @Mixin KitHookOption hook;
+
   @Option(
       names = "--timeout",
       paramLabel = "DURATION",
@@ -142,6 +144,14 @@ final class StatusCommand implements Callable<Integer> {
     if (verdict.findings().stream().anyMatch(f -> f.code().equals("LW-NO-AGENT"))) {
       verdict = withLastChecks(verdict, cfg);
     }
+    KitHookOption.Answer answer = hook.answer(cfg, output.format);
+    answer.count(cfg, verdict);
+    Verdict shown = verdict;
+    if (answer.note(verdict.state()).isPresent()) {
+      List<String> notes = new java.util.ArrayList<>(verdict.notes());
+      notes.add(answer.note(verdict.state()).get());
+      shown = new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes);
+    }
     var out = spec.commandLine().getOut();
     if (json) {
       out.println(
@@ -149,15 +159,15 @@ final class StatusCommand implements Callable<Integer> {
               new VerdictJson.StatusOutput(
                   VerdictJson.SCHEMA_VERSION,
                   base,
-                  verdict.state().name(),
-                  verdict.firstLine(output.format.word(verdict.state())),
-                  output.format.exitCode(verdict.state()),
-                  VerdictJson.findings(verdict),
-                  verdict.notes())));
+                  shown.state().name(),
+                  shown.firstLine(answer.word(shown.state())),
+                  answer.exitCode(shown.state()),
+                  VerdictJson.findings(shown),
+                  shown.notes())));
     } else {
-      output.format.print(verdict, out);
+      output.format.print(shown, out, answer.word(shown.state()));
     }
     out.flush();
-    return output.format.exitCode(verdict.state());
+    return answer.exitCode(shown.state());
   }
 }

@@ -36,7 +36,12 @@ enum VerdictFormat {
 
   /** The first line, and unless npd every finding with its action, and every note. */
   void print(Verdict verdict, PrintWriter out) {
-    String first = verdict.firstLine(word(verdict.state()));
+    print(verdict, out, word(verdict.state()));
+  }
+
+  /** As {@link #print(Verdict, PrintWriter)}, the first line's state word {@code stateWord}. */
+  void print(Verdict verdict, PrintWriter out, String stateWord) {
+    String first = verdict.firstLine(stateWord);
     out.println(first);
     if (this != NPD) {
       List<Verdict.Finding> findings = verdict.findings();

@@ -27,6 +27,9 @@ import java.util.Map;
  *     before the shipped rows
  * @param findingActions the operator's actions ({@code finding_actions}), each replacing the
  *     shipped row of its code
+ * @param enforceVerdicts whether the job-boundary kit acts on a verdict ({@code verdicts.enforce}):
+ *     false is shadow mode, where the Slurm scripts and node-problem-detector say what they would
+ *     have done (drain, set the condition) and do not do it
  * @param podResources where the kubelet is asked which pod holds a busy device
  * @param series the knobs that cut the series this host exposes ({@code series:})
  * @param peers the agents on other servers this one probes, and how hard ({@code peers:})
@@ -47,6 +50,7 @@ public record AgentConfig(
     List<io.linkwatch.passive.ExpectedPorts> expectedPorts,
     List<io.linkwatch.verdict.InactiveLink> inactiveLinks,
     List<io.linkwatch.verdict.FindingAction> findingActions,
+    boolean enforceVerdicts,
     PodResourcesSettings podResources,
     SeriesSettings series,
     io.linkwatch.peer.PeerConfig peers) {
@@ -114,6 +118,7 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         findingActions,
+        enforceVerdicts,
         podResources,
         series,
         peers);
@@ -136,6 +141,7 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         findingActions,
+        enforceVerdicts,
         podResources,
         series,
         peers);
@@ -158,6 +164,7 @@ public record AgentConfig(
         expectedPorts,
         inactiveLinks,
         findingActions,
+        enforceVerdicts,
         podResources,
         series,
         peers);

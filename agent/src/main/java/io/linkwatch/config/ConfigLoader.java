@@ -228,6 +228,9 @@ public final class ConfigLoader {
     List<io.linkwatch.verdict.FindingAction> findingActions =
         FindingActionReader.readAll(
             root.mappings("finding_actions"), FindingActionTable.CODES, "operator: linkwatch.yaml");
+    ConfigNode verdicts = root.mapping("verdicts");
+    boolean enforceVerdicts = verdicts.bool("enforce", true);
+    verdicts.rejectUnknown();
     ConfigNode seriesNode = root.mapping("series");
     SeriesSettings series =
         new SeriesSettings(
@@ -258,6 +261,7 @@ public final class ConfigLoader {
         expectedPorts,
         inactiveLinks,
         findingActions,
+        enforceVerdicts,
         podResources,
         series,
         peers);

@@ -3,12 +3,8 @@ package io.linkwatch.state;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,17 +53,9 @@ public record CheckRecord(
     o.addProperty("ended", r.endedEpochSeconds());
     o.addProperty("seconds", r.seconds());
     Path target = file(lockFile, r.level());
-    Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
     try {
-      Files.writeString(tmp, o + "\n", StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } catch (IOException | UnsupportedOperationException e) {
+      AtomicFile.write(target, o + "\n");
+    } catch (IOException e) {
       log.warn("cannot keep the check's result in {}: {}", target, e.getMessage());
     }
   }

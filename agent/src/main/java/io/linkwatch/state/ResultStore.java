@@ -55,6 +55,7 @@ public final class ResultStore {
   private final Map<Integer, Long> memoryBaselines = new TreeMap<>();
   private long version;
   private List<io.linkwatch.state.CheckRecord> checks = List.of();
+  private List<ShadowRecord> shadow = List.of();
   private List<io.linkwatch.status.FindingEntry> findings = List.of();
   private PodLookup podLookup;
   private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
@@ -90,6 +91,15 @@ public final class ResultStore {
 
   public synchronized List<io.linkwatch.state.CheckRecord> checks() {
     return checks;
+  }
+
+  /** What the job-boundary kit would have done in shadow mode, as its commands counted it. */
+  public synchronized void recordShadow(List<ShadowRecord> records) {
+    shadow = List.copyOf(records);
+  }
+
+  public synchronized List<ShadowRecord> shadow() {
+    return shadow;
   }
 
   /**

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *   <li>the SIO link measured under the A3's floor: the node is drained with Reason {@code
  *       linkwatch: p2p 0->1 SIO 64MiB: LW-BELOW-FLOOR ...}, and resumed once the link is back;
  *   <li>a node drained by another reason keeps it, whatever the verdict;
+ *   <li>in shadow mode ({@code verdicts.enforce: false}) the same failing link drains nothing: the
+ *       health check counts the drain it would do on the agent's {@code /metrics};
  *   <li>with the agent gone (UNKNOWN), nothing changes.
  * </ul>
  */
@@ -76,6 +78,10 @@ class SlurmHealthCheckLiveTest {
                   + linkwatch
                   + "' LINKWATCH_URL='"
                   + url
+                  + "'\n[ -r '"
+                  + dir.resolve("hc.env")
+                  + "' ] && . '"
+                  + dir.resolve("hc.env")
                   + "'\nexec '"
                   + HEALTHCHECK
                   + "'\n");
@@ -133,6 +139,44 @@ class SlurmHealthCheckLiveTest {
         assertThat(slurm.nodeState()).endsWith("|maintenance window");
         slurm.run("scontrol", "update", "NodeName=" + slurm.node(), "State=RESUME");
         slurm.awaitNode(Duration.ofSeconds(30), "idle|none"::equals, "resumed by hand");
+
+        // Shadow mode (verdicts.enforce: false in the config status reads): the same failing link
+        // that drained the node above, and the health check only says the drain it would do.
+        Path shadow = dir.resolve("shadow.yaml");
+        java.nio.file.Files.writeString(
+            shadow,
+            "verdicts:\n  enforce: false\ncoordination:\n  lock_file: "
+                + dir.resolve("probes.lock")
+                + "\n");
+        java.nio.file.Files.writeString(
+            dir.resolve("hc.env"), "export LINKWATCH_CONFIG='" + shadow + "'\n");
+        agent.faults("link 0 1 scale 0.5");
+        String counted =
+            agent.awaitMetrics(
+                Duration.ofSeconds(90),
+                "linkwatch_shadow_actions_total{action=\"drain\",hook=\"healthcheck\"}");
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
+        assertThat(counted).contains("linkwatch_verdicts_enforced 1.0");
+        JavaProcess.Result asked =
+            JavaProcess.run(
+                Map.of(),
+                Duration.ofSeconds(60),
+                "status",
+                "--url",
+                url,
+                "--config",
+                shadow.toString(),
+                "--hook",
+                "healthcheck");
+        assertThat(asked.exit()).isZero();
+        assertThat(asked.out())
+            .startsWith("SHADOW FAIL - p2p 0->1 SIO 64MiB: LW-BELOW-FLOOR")
+            .contains("note: shadow mode (verdicts.enforce: false): the healthcheck would drain");
+        Thread.sleep(4000); // two more health checks with the FAIL verdict
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
+        assertThat(java.nio.file.Files.readString(dir.resolve("shadow-healthcheck.json")))
+            .contains("\"last_line\":\"SHADOW FAIL - p2p 0->1 SIO 64MiB: LW-BELOW-FLOOR");
+        agent.faults();
 
         // The agent is gone: UNKNOWN, and nothing changes.
         agent.close();

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *   <li>healthy: a job runs after a quick check, a medium check follows it, the node stays idle;
  *   <li>the SIO link slowed under its floor: the prolog fails, Slurm drains the node with "Prolog
  *       error" and requeues the job, held; the check's verdict is kept for the agent's /metrics;
- *   <li>a device busy with another job: UNKNOWN, logged, and the job runs (the prolog's default).
+ *   <li>a device busy with another job: UNKNOWN, logged, and the job runs (the prolog's default);
+ *   <li>in shadow mode ({@code verdicts.enforce: false}) the slow link again: the checks fail, the
+ *       job runs, the node stays idle, and the drains are counted on the agent's /metrics.
  * </ul>
  */
 @Execution(ExecutionMode.CONCURRENT)
@@ -151,6 +153,26 @@ class SlurmPrologLiveTest {
             .content()
             .contains("\"state\":\"UNKNOWN\"", "\"code\":\"LW-DEVICE-BUSY\"");
         assertThat(slurm.nodeState()).isEqualTo("idle|none");
+
+        // Shadow mode: the slow link that drained the node above, and the job runs; the checks
+        // still fail, and the drains they would have caused are counted on /metrics.
+        Files.writeString(
+            checkConfig,
+            "backend: sim\nverdicts:\n  enforce: false\ncoordination:\n  lock_file: "
+                + lock
+                + "\n");
+        agent.faults("link 0 1 scale 0.5");
+        String shadowed = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        slurm.awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + shadowed);
+        assertThat(slurm.hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + shadowed));
+        assertThat(slurm.nodeState()).isEqualTo("idle|none");
+        assertThat(lock.resolveSibling("last-check-quick.json"))
+            .content()
+            .contains("\"state\":\"FAIL\"", "\"code\":\"LW-BELOW-FLOOR\"");
+        agent.awaitMetrics(
+            Duration.ofSeconds(20),
+            "linkwatch_shadow_actions_total{action=\"drain\",hook=\"prolog\"} 1.0",
+            "linkwatch_shadow_actions_total{action=\"drain\",hook=\"epilog\"} 1.0");
       }
     }
   }

@@ -324,4 +324,11 @@ class CliTest {
         .contains("3 times in 168h: FAIL")
         .endsWith("shipped");
   }
+
+  @Test
+  void anUnknownHookIsAUsageError() {
+    Run r = cli("status", "--hook", "slurm");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("'slurm' is not a hook: use healthcheck, prolog, epilog, npd");
+  }
 }

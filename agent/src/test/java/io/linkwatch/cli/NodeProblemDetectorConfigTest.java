@@ -44,7 +44,7 @@ class NodeProblemDetectorConfigTest {
     assertThat(rule.get("path").asText()).isEqualTo("/usr/bin/linkwatch");
     List<String> args = new ArrayList<>();
     rule.get("args").forEach(a -> args.add(a.asText()));
-    assertThat(args).startsWith("status", "--format", "npd");
+    assertThat(args).startsWith("status", "--format", "npd", "--hook", "npd");
     // status's own wait for the agent fits in the rule's timeout, JVM start included.
     Duration statusTimeout =
         io.linkwatch.util.Durations.parse(args.get(args.indexOf("--timeout") + 1));

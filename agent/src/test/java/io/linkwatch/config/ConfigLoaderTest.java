@@ -24,7 +24,7 @@ class ConfigLoaderTest {
     return Stream.of(
         Arguments.of(
             "listn: 0.0.0.0:10187",
-            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, finding_actions, inactive_links, listen, passive, paths, peers, probes, series, topology, web, worker)"),
+            "f.yaml: listn: unknown key, did you mean 'listen'? (valid here: backend, budget, busy, coordination, expected, expected_ports, finding_actions, inactive_links, listen, passive, paths, peers, probes, series, topology, verdicts, web, worker)"),
         Arguments.of(
             "listen: 10187", "f.yaml: listen: '10187' is not HOST:PORT (e.g. 0.0.0.0:10187)"),
         Arguments.of(
@@ -294,6 +294,13 @@ class ConfigLoaderTest {
             "f.yaml: finding_actions[0].escalate.action: required: what an operator does once it"
                 + " keeps coming back"),
         Arguments.of(
+            "verdicts:\n  enforce: maybe",
+            "f.yaml: verdicts.enforce: must be true or false, not 'maybe'"),
+        Arguments.of(
+            "verdicts:\n  enforced: false",
+            "f.yaml: verdicts.enforced: unknown key, did you mean 'enforce'? (valid here:"
+                + " enforce)"),
+        Arguments.of(
             "listen: [unclosed",
             "f.yaml: line 1: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end>"));
   }
@@ -372,6 +379,13 @@ class ConfigLoaderTest {
     assertThat(c.inactiveLinkTable().get(0).describe())
         .isEqualTo("NVIDIA H100 NVLINK links 12-15,17 (12 of 18 wired)");
     assertThat(c.expectations().inactiveLinks()).isEqualTo(c.inactiveLinkTable());
+  }
+
+  @Test
+  void verdictsAreEnforcedUnlessTheFileSaysShadowMode() {
+    assertThat(ConfigLoader.parse("f.yaml", "").enforceVerdicts()).isTrue();
+    assertThat(ConfigLoader.parse("f.yaml", "verdicts:\n  enforce: false").enforceVerdicts())
+        .isFalse();
   }
 
   @Test

@@ -63,6 +63,8 @@ class SlurmHttpConfigTest {
     assertThat(argsOf("linkwatch-healthcheck.sh", env))
         .containsExactly(
             "status",
+            "--hook",
+            "healthcheck",
             "--url",
             "https://node1:10187",
             "--format",
@@ -71,7 +73,18 @@ class SlurmHttpConfigTest {
             "/etc/linkwatch/http.yml");
     // Neither set: status finds the agent in its config, and asks without a client config.
     assertThat(argsOf("linkwatch-healthcheck.sh", Map.of()))
-        .containsExactly("status", "--format", "npd");
+        .containsExactly("status", "--hook", "healthcheck", "--format", "npd");
+    // The config it reads (verdicts.enforce), when one is named.
+    assertThat(
+            argsOf("linkwatch-healthcheck.sh", Map.of("LINKWATCH_CONFIG", "/etc/lw/shadow.yaml")))
+        .containsExactly(
+            "status",
+            "--hook",
+            "healthcheck",
+            "--config",
+            "/etc/lw/shadow.yaml",
+            "--format",
+            "npd");
   }
 
   @Test
@@ -82,6 +95,8 @@ class SlurmHttpConfigTest {
     assertThat(String.join(" ", prolog)).endsWith("--http.config.file /etc/linkwatch/http.yml");
     assertThat(argsOf("linkwatch-job-check.sh", Map.of(), "epilog"))
         .startsWith("check", "--level", "medium")
+        .containsSubsequence("--hook", "epilog")
         .doesNotContain("--http.config.file");
+    assertThat(prolog).containsSubsequence("--hook", "prolog");
   }
 }

@@ -91,6 +91,8 @@ public class GoldenExpositionTest {
             new PassiveExposition(passive, 15, INACTIVE_BY_DESIGN, series.linkCounters()),
             series.probeHealth()));
     registry.register(new PeerCollector(() -> store.peers().orElse(null)));
+    // A host in shadow mode whose health check would have drained it twice.
+    registry.register(new ShadowCollector(false, store::shadow));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);
@@ -408,6 +410,13 @@ public class GoldenExpositionTest {
                 "2 devices, 5 p2p figures, 2 links: as expected",
                 1_789_990_000.0,
                 22.5)));
+    store.recordShadow(
+        List.of(
+            new io.linkwatch.state.ShadowRecord(
+                io.linkwatch.state.KitHook.HEALTHCHECK,
+                2,
+                "SHADOW FAIL - p2p 0->1 SIO 256MiB: LW-BELOW-FLOOR 83.1 GB/s, floor 124.1 GB/s",
+                1_790_000_000.0)));
     // The agent's verdict stands on a PCIe switch port above device 0 running narrow.
     store.recordFindings(
         List.of(
