@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -59,13 +60,23 @@ final class Attribution {
     }
   }
 
-  /** The findings that name a culprit, worst first, at most one per subject. */
+  /** The findings that name a culprit, worst first, at most one per subject; no PCIe tree. */
   static List<Finding> culprits(List<Copy> copies) {
+    return culprits(copies, Map.of());
+  }
+
+  /**
+   * The findings that name a culprit, worst first, at most one per subject.
+   *
+   * @param pcie the devices under each PCIe switch port and root port of the host's tree (its
+   *     address first), nearest the devices first; empty when the tree was not read
+   */
+  static List<Finding> culprits(List<Copy> copies, Map<String, Set<Integer>> pcie) {
     Map<Long, List<Copy>> bySize = new TreeMap<>(Comparator.reverseOrder());
     copies.forEach(c -> bySize.computeIfAbsent(c.sizeBytes(), k -> new ArrayList<>()).add(c));
     Map<String, Finding> bySubject = new LinkedHashMap<>();
     for (List<Copy> round : bySize.values()) {
-      for (Finding f : ofOneSize(judged(round))) {
+      for (Finding f : ofOneSize(judged(round), pcie)) {
         bySubject.merge(f.subject(), f, (a, b) -> b.state().compareTo(a.state()) > 0 ? b : a);
       }
     }
@@ -96,12 +107,13 @@ final class Attribution {
     return out;
   }
 
-  private static List<Finding> ofOneSize(List<Judged> all) {
-    List<Judged> low = all.stream().filter(Judged::low).toList();
+  private static List<Finding> ofOneSize(List<Judged> measured, Map<String, Set<Integer>> pcie) {
+    List<Judged> low = measured.stream().filter(Judged::low).toList();
     if (low.isEmpty()) {
       return List.of();
     }
     List<Finding> out = new ArrayList<>();
+    List<Judged> all = measured;
     if (all.size() >= 3 && low.size() == all.size()) {
       out.add(
           new Finding(
@@ -122,15 +134,25 @@ final class Attribution {
           devices.add(j.copy().src());
           devices.add(j.copy().dst());
         });
+    Optional<Set<Integer>> group = group(all, devices);
+    if (group.isPresent()) {
+      Set<Integer> g = group.get();
+      List<Judged> crossing = all.stream().filter(j -> crosses(j, g)).toList();
+      out.add(sharedPath(g, devices, crossing, pcie));
+      // The pairs the group explains name nothing more: each of them is its evidence.
+      all = all.stream().filter(j -> !crosses(j, g)).toList();
+      low = all.stream().filter(Judged::low).toList();
+    }
+    List<Judged> judged = all;
     Set<Integer> culprits = new TreeSet<>();
     for (int d : devices) {
-      List<Judged> touching = all.stream().filter(j -> touches(j, d)).toList();
+      List<Judged> touching = judged.stream().filter(j -> touches(j, d)).toList();
       boolean allLow = touching.stream().allMatch(Judged::low);
       boolean bothWays =
           touching.stream().anyMatch(j -> j.copy().src() == d)
               && touching.stream().anyMatch(j -> j.copy().dst() == d);
       // Some pair without the device is fine: else the host, not the device, is what is slow.
-      boolean othersFine = all.stream().anyMatch(j -> !touches(j, d) && !j.low());
+      boolean othersFine = judged.stream().anyMatch(j -> !touches(j, d) && !j.low());
       if (touching.size() >= 2 && allLow && bothWays && othersFine) {
         culprits.add(d);
         out.add(
@@ -161,9 +183,10 @@ final class Attribution {
         (pair, both) -> {
           // Only where each device has another pair that is fine: with no other pair (two
           // devices, one link) the link, either device and the host cannot be told apart.
-          if (both.size() == 2
-              && fineElsewhere(all, pair.get(0), pair.get(1))
-              && fineElsewhere(all, pair.get(1), pair.get(0))) {
+          boolean elsewhereFine =
+              fineElsewhere(judged, pair.get(0), pair.get(1))
+                  && fineElsewhere(judged, pair.get(1), pair.get(0));
+          if (both.size() == 2 && elsewhereFine) {
             out.add(
                 new Finding(
                         "LW-LINK-SLOW",
@@ -174,9 +197,135 @@ final class Attribution {
                             + "), the devices' other pairs fine"
                             + evidence(both))
                     .about(Subsystem.LINKS, pair.get(0), pair.get(1)));
+          } else if (both.size() == 1 && elsewhereFine && reverseFine(judged, both.get(0))) {
+            // One direction only: a lane, a retimer or one side's transmitter, not the devices.
+            Copy c = both.get(0).copy();
+            out.add(
+                new Finding(
+                        "LW-LINK-ONEWAY",
+                        worst(both),
+                        "link " + c.src() + "->" + c.dst(),
+                        "one direction low ("
+                            + percent(both)
+                            + "), "
+                            + c.dst()
+                            + "->"
+                            + c.src()
+                            + " and the devices' other pairs fine"
+                            + evidence(both))
+                    .about(Subsystem.LINKS, pair.get(0), pair.get(1)));
           }
         });
     return out;
+  }
+
+  /** Whether the reverse of {@code j}'s copy was measured in the round and is fine. */
+  private static boolean reverseFine(List<Judged> all, Judged j) {
+    return all.stream()
+        .anyMatch(
+            r -> r.copy().src() == j.copy().dst() && r.copy().dst() == j.copy().src() && !r.low());
+  }
+
+  /**
+   * Two or more devices fine among themselves and low, both ways, to every device outside them,
+   * while the devices outside are fine among themselves: what they share is slow (their PCIe switch
+   * or its uplink), not any one of them or of their links. The devices split by the fine pairs into
+   * exactly two sets, and the group is the smaller; of two sets of one size neither is the group:
+   * the path between them is what is slow.
+   */
+  private static Optional<Set<Integer>> group(List<Judged> all, Set<Integer> devices) {
+    List<Set<Integer>> parts = new ArrayList<>();
+    for (int d : devices) {
+      Set<Integer> part = new TreeSet<>(Set.of(d));
+      parts.removeIf(
+          p -> {
+            boolean joined =
+                p.stream()
+                    .anyMatch(
+                        e ->
+                            all.stream().anyMatch(j -> !j.low() && touches(j, d) && touches(j, e)));
+            if (joined) {
+              part.addAll(p);
+            }
+            return joined;
+          });
+      parts.add(part);
+    }
+    if (parts.size() != 2) {
+      return Optional.empty();
+    }
+    Set<Integer> g = parts.get(0).size() <= parts.get(1).size() ? parts.get(0) : parts.get(1);
+    List<Judged> crossing = all.stream().filter(j -> crosses(j, g)).toList();
+    boolean bothWays =
+        crossing.stream().anyMatch(j -> g.contains(j.copy().src()))
+            && crossing.stream().anyMatch(j -> g.contains(j.copy().dst()));
+    boolean apartFine = all.stream().filter(j -> !crosses(j, g)).noneMatch(Judged::low);
+    if (g.size() < 2 || !bothWays || !crossing.stream().allMatch(Judged::low) || !apartFine) {
+      return Optional.empty();
+    }
+    return Optional.of(g);
+  }
+
+  /** Whether one end of {@code j}'s copy is in {@code group} and the other is not. */
+  private static boolean crosses(Judged j, Set<Integer> group) {
+    return group.contains(j.copy().src()) != group.contains(j.copy().dst());
+  }
+
+  /**
+   * The finding of a group's shared path: the PCIe switch port or root port whose devices are the
+   * group, where the tree was read, else the devices themselves; for two halves of one size, the
+   * path between them.
+   */
+  private static Finding sharedPath(
+      Set<Integer> group,
+      Set<Integer> devices,
+      List<Judged> crossing,
+      Map<String, Set<Integer>> pcie) {
+    Set<Integer> others = new TreeSet<>(devices);
+    others.removeAll(group);
+    String mine = list(group);
+    if (others.size() == group.size()) {
+      return new Finding(
+              "LW-PCIE-SLOW",
+              worst(crossing),
+              "between devices " + mine + " and " + list(others),
+              String.format(
+                      Locale.ROOT,
+                      "each half fine within itself, all %d pairs across low, both ways (%s): the"
+                          + " path between them (the CPUs' link, or the switch both halves hang off)",
+                      crossing.size(),
+                      percent(crossing))
+                  + evidence(crossing))
+          .about(Subsystem.PCIE, devices.toArray(Integer[]::new));
+    }
+    Optional<String> hop =
+        pcie.entrySet().stream()
+            .filter(e -> e.getValue().equals(group))
+            .map(Map.Entry::getKey)
+            .findFirst();
+    String detail =
+        String.format(
+                Locale.ROOT,
+                "devices %s fine among themselves, all %d of their pairs with the others low, both"
+                    + " ways (%s)",
+                mine,
+                crossing.size(),
+                percent(crossing))
+            + (hop.isPresent()
+                ? ": the switch above them"
+                : ": a path they share (no PCIe switch read has exactly them)")
+            + evidence(crossing);
+    return new Finding(
+            "LW-PCIE-SLOW",
+            worst(crossing),
+            hop.map(a -> "pcie " + a).orElse("devices " + mine),
+            detail)
+        .about(Subsystem.PCIE, group.toArray(Integer[]::new));
+  }
+
+  /** E.g. {@code 2, 3}. */
+  private static String list(Set<Integer> devices) {
+    return devices.stream().map(String::valueOf).collect(Collectors.joining(", "));
   }
 
   /** Whether some pair of {@code device} that does not involve {@code other} is fine. */

@@ -240,7 +240,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     }
     // The culprit first, so that the first line names it; the figures it explains stay as its
     // evidence.
-    findings.addAll(0, Attribution.culprits(copies));
+    findings.addAll(0, Attribution.culprits(copies, pcieGroups(status)));
     Map<InactiveLink, Integer> inactive = new LinkedHashMap<>();
     int links =
         status
@@ -500,6 +500,30 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     }
     findings.addAll(PcieWidth.findings(p, now));
     return links;
+  }
+
+  /**
+   * The devices under each PCIe switch port and root port the watcher read, by address, the hops
+   * nearest the devices first; empty without PCIe readings.
+   */
+  private static Map<String, Set<Integer>> pcieGroups(StatusDocument status) {
+    Map<String, Set<Integer>> groups = new LinkedHashMap<>();
+    status
+        .passiveSection()
+        .ifPresent(
+            p ->
+                p.devices()
+                    .forEach(
+                        d ->
+                            d.pcie().stream()
+                                .filter(h -> h.role() != io.linkwatch.passive.pcie.PcieRole.DEVICE)
+                                .forEach(
+                                    h ->
+                                        groups
+                                            .computeIfAbsent(
+                                                h.pciAddress(), a -> new java.util.TreeSet<>())
+                                            .add(d.device()))));
+    return groups;
   }
 
   /** Each device's product name, from the inventory's figures. */

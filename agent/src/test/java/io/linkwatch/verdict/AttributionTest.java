@@ -106,12 +106,81 @@ class AttributionTest {
     assertThat(v.firstLine("FAIL")).startsWith("FAIL - link 0<->3: LW-LINK-SLOW both directions");
   }
 
-  /** One direction low, its reverse fine: the figure's own finding names the link and direction. */
+  /**
+   * One direction low, its reverse and the devices' other pairs fine: that direction of the link (a
+   * lane, a retimer), named first; its figure's own finding stays as the evidence.
+   */
   @Test
-  void oneDirectionOnlyIsItsOwnFigure() {
+  void oneDirectionOnlyIsThatDirectionOfTheLink() {
     Verdict v = Verdict.judge(round((s, d) -> s == 2 && d == 5 ? 0.6 * LINK : LINK), ROW);
-    assertThat(culprits(v)).isEmpty();
-    assertThat(v.firstLine("FAIL")).startsWith("FAIL - p2p 2->5 HCCS 256MiB: LW-BELOW-FLOOR");
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("link 2->5");
+    assertThat(v.firstLine("FAIL"))
+        .startsWith("FAIL - link 2->5: LW-LINK-ONEWAY one direction low (75 % of the floor), 5->2");
+    assertThat(v.findings()).extracting(Finding::code).contains("LW-BELOW-FLOOR");
+    // Without a row, against its peers: the same, as a warning.
+    Verdict peers = Verdict.judge(round((s, d) -> s == 2 && d == 5 ? 0.6 * LINK : LINK), List.of());
+    assertThat(peers.state()).isEqualTo(State.WARN);
+    assertThat(culprits(peers)).extracting(Finding::subject).containsExactly("link 2->5");
+  }
+
+  /** Devices 2 and 3 fine between themselves and half as fast to every other device, both ways. */
+  static StatusDocument behindOneSwitch(double scale) {
+    return round((s, d) -> (s == 2 || s == 3) != (d == 2 || d == 3) ? scale * LINK : LINK);
+  }
+
+  /**
+   * Two devices under one PCIe switch slow to everything outside it: the switch, named by its
+   * address from the PCIe tree the watcher read, not twelve links or either device.
+   */
+  @Test
+  void twoDevicesSlowToEveryOtherAreTheSwitchAboveThem() throws Exception {
+    StatusDocument round = behindOneSwitch(0.5);
+    Verdict bare = Verdict.judge(round, ROW);
+    assertThat(culprits(bare)).extracting(Finding::subject).containsExactly("devices 2, 3");
+    assertThat(bare.firstLine("FAIL"))
+        .startsWith("FAIL - devices 2, 3: LW-PCIE-SLOW devices 2, 3 fine among themselves, all 24");
+    // With the tree: 2 and 3 under switch port 0000:3a:00.0, the others under other ports, all
+    // under one root port.
+    Verdict named = Verdict.judge(withPcie(round), ROW);
+    assertThat(culprits(named)).extracting(Finding::subject).containsExactly("pcie 0000:3a:00.0");
+    assertThat(named.findings().get(0).detail()).contains(": the switch above them");
+    assertThat(named.findings().get(0).scope())
+        .isEqualTo(new Verdict.Scope(Subsystem.PCIE, List.of(2, 3)));
+    // What the group explains, the links would have named one by one.
+    assertThat(named.findings()).extracting(Finding::code).doesNotContain("LW-LINK-SLOW");
+  }
+
+  /** Two halves fine within themselves and slow across: the path between them, not 16 links. */
+  @Test
+  void twoHalvesSlowAcrossAreThePathBetweenThem() {
+    Verdict v = Verdict.judge(round((s, d) -> (s < 4) != (d < 4) ? 0.5 * LINK : LINK), ROW);
+    assertThat(culprits(v))
+        .extracting(Finding::subject)
+        .containsExactly("between devices 0, 1, 2, 3 and 4, 5, 6, 7");
+    assertThat(v.findings()).extracting(Finding::code).doesNotContain("LW-LINK-SLOW");
+  }
+
+  /** The round's document with a PCIe tree: 2 and 3 under one switch port, each other alone. */
+  static StatusDocument withPcie(StatusDocument round) throws Exception {
+    com.google.gson.JsonObject doc =
+        com.google.gson.JsonParser.parseString(io.linkwatch.status.StatusCodec.encode(round))
+            .getAsJsonObject();
+    StringBuilder devices = new StringBuilder();
+    for (int d = 0; d < 8; d++) {
+      String bridge = d == 2 || d == 3 ? "0000:3a:00.0" : String.format("0000:%02x:00.0", 0x40 + d);
+      devices
+          .append(d == 0 ? "" : ",")
+          .append(
+              """
+              {"source": "sysfs", "device": %d, "result": "success", "pcie": [
+                {"pci_address": "0000:%02x:00.0", "role": "device", "width": 16, "max_width": 16},
+                {"pci_address": "%s", "role": "bridge", "width": 16, "max_width": 16},
+                {"pci_address": "0000:00:01.0", "role": "root_port", "width": 16, "max_width": 16}]}
+              """
+                  .formatted(d, 0x80 + d, bridge));
+    }
+    doc.add("passive", com.google.gson.JsonParser.parseString("{\"devices\": [" + devices + "]}"));
+    return io.linkwatch.status.StatusCodec.read(doc.toString());
   }
 
   @Test
