@@ -49,6 +49,98 @@ final class Attribution {
     }
   }
 
+  /**
+   * One copy between host memory and a device of a round, from memory on a verified NUMA node.
+   *
+   * @param over the memory and direction, e.g. {@code pinned h2d}
+   */
+  record HostCopy(
+      int device,
+      int node,
+      String over,
+      long sizeBytes,
+      double value,
+      double reference,
+      State state) {
+    /** As a {@link Copy} from the node to the device, to be judged as the device pairs are. */
+    Copy asCopy() {
+      return new Copy(node, device, over, sizeBytes, value, reference, state);
+    }
+  }
+
+  /**
+   * The NUMA nodes whose host transfers are low to every device while another node's are fine to
+   * the same devices: the node's memory or its socket's link, not the devices ({@code numa_node
+   * N}). Each figure is judged as a device pair's is (its row, else its peers of the same memory,
+   * direction and size); with one node, or every node low, nothing is named.
+   */
+  static List<Finding> numaCulprits(List<HostCopy> copies) {
+    Map<String, List<HostCopy>> rounds = new TreeMap<>();
+    copies.forEach(
+        c -> rounds.computeIfAbsent(c.over() + " " + c.sizeBytes(), k -> new ArrayList<>()).add(c));
+    Map<String, Finding> bySubject = new LinkedHashMap<>();
+    for (List<HostCopy> round : rounds.values()) {
+      List<Judged> all = judged(round.stream().map(HostCopy::asCopy).toList());
+      Map<Integer, List<Judged>> byNode = new TreeMap<>();
+      all.forEach(j -> byNode.computeIfAbsent(j.copy().src(), n -> new ArrayList<>()).add(j));
+      if (byNode.size() < 2) {
+        continue;
+      }
+      byNode.forEach(
+          (node, from) -> {
+            boolean allLow = from.size() >= 2 && from.stream().allMatch(Judged::low);
+            // Every one of those devices fine from some other node: not the devices.
+            boolean devicesFine =
+                from.stream()
+                    .allMatch(
+                        j ->
+                            all.stream()
+                                .anyMatch(
+                                    o ->
+                                        o.copy().dst() == j.copy().dst()
+                                            && o.copy().src() != node
+                                            && !o.low()));
+            if (allLow && devicesFine) {
+              Finding f =
+                  new Finding(
+                      "LW-NUMA-SLOW",
+                      worst(from),
+                      "numa_node " + node,
+                      String.format(
+                              Locale.ROOT,
+                              "%s from node %d low to all %d devices (%s), fine from other nodes",
+                              from.get(0).copy().over(),
+                              node,
+                              from.size(),
+                              percent(from))
+                          + hostEvidence(from));
+              bySubject.merge(f.subject(), f, (a, b) -> b.state().compareTo(a.state()) > 0 ? b : a);
+            }
+          });
+    }
+    List<Finding> out = new ArrayList<>(bySubject.values());
+    out.sort(Comparator.comparing(Finding::state).reversed());
+    return out;
+  }
+
+  /** The lowest two host copies, e.g. {@code ; dev3 from node 1 12.0 GB/s, ...}. */
+  private static String hostEvidence(List<Judged> js) {
+    return "; "
+        + js.stream()
+            .sorted(Comparator.comparingDouble(Judged::ratio))
+            .limit(2)
+            .map(
+                j ->
+                    String.format(
+                        Locale.ROOT,
+                        "dev%d from node %d %s",
+                        j.copy().dst(),
+                        j.copy().src(),
+                        Gbps.withUnit(j.copy().value())))
+            .collect(Collectors.joining(", "))
+        + (js.size() > 2 ? ", …" : "");
+  }
+
   /** A copy with its reference and state settled. */
   private record Judged(Copy copy, double reference, State state, boolean byPeers) {
     boolean low() {

@@ -4,6 +4,7 @@ import io.linkwatch.passive.ExpectedPorts;
 import io.linkwatch.passive.LinkErrorRates;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.probe.result.DeviceInfo;
+import io.linkwatch.probe.result.HostCopy;
 import io.linkwatch.probe.result.Judged;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
@@ -149,6 +150,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     Map<Integer, String> names = deviceNames(status);
     Set<String> unknownProducts = new LinkedHashSet<>();
     List<Attribution.Copy> copies = new ArrayList<>();
+    List<Attribution.HostCopy> numa = new ArrayList<>();
     int pairs = 0;
     for (TargetEntry t : status.targets()) {
       String probe = t.probe();
@@ -200,6 +202,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   row.map(ExpectedFigure::fail).orElse(Double.NaN),
                   row.map(r -> r.judge(j.value())).orElse(null)));
         }
+        if (m instanceof HostCopy h && h.memNode().matches("[0-9]+")) {
+          numa.add(
+              new Attribution.HostCopy(
+                  h.device(),
+                  Integer.parseInt(h.memNode()),
+                  j.over(),
+                  j.sizeBytes(),
+                  j.value(),
+                  row.map(ExpectedFigure::fail).orElse(Double.NaN),
+                  row.map(r -> r.judge(j.value())).orElse(null)));
+        }
         if (row.isEmpty()) {
           if (name != null && !ExpectedFigures.knows(expected, name)) {
             unknownProducts.add(name);
@@ -240,6 +253,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
     }
     // The culprit first, so that the first line names it; the figures it explains stay as its
     // evidence.
+    findings.addAll(0, Attribution.numaCulprits(numa));
     findings.addAll(0, Attribution.culprits(copies, pcieGroups(status)));
     Map<InactiveLink, Integer> inactive = new LinkedHashMap<>();
     int links =

@@ -257,4 +257,53 @@ class AttributionTest {
             round((s, d) -> s == 1 || d == 1 || s == 4 || d == 4 ? 0.5 * LINK : LINK), ROW);
     assertThat(culprits(v)).extracting(Finding::subject).containsExactly("device 1", "device 4");
   }
+
+  /** Eight devices' pinned h2d copies from memory on each of {@code nodes} NUMA nodes. */
+  static StatusDocument hostTransfers(int nodes, BiFunction<Integer, Integer, Double> bandwidth) {
+    List<TargetEntry> targets = new ArrayList<>();
+    for (int d = 0; d < 8; d++) {
+      for (int n = 0; n < nodes; n++) {
+        targets.add(
+            target(
+                "host_transfer",
+                "dev" + d + "/node" + n,
+                new io.linkwatch.probe.hosttransfer.HostTransferBandwidth(
+                    d,
+                    "h2d",
+                    "pinned",
+                    n,
+                    String.valueOf(n),
+                    SIZE,
+                    bandwidth.apply(d, n),
+                    "move_pages",
+                    "aclrtMallocHost")));
+      }
+    }
+    return new StatusDocument(
+        StatusDocument.SCHEMA_VERSION, targets, List.of(), null, null, null, null, null, null);
+  }
+
+  /**
+   * Host transfers slow from one NUMA node only, to every device, and fine to the same devices from
+   * the other: the node, not the devices; nothing is named where the node cannot be told.
+   */
+  @Test
+  void hostTransfersSlowFromOneNodeOnlyAreThatNode() {
+    Verdict v = Verdict.judge(hostTransfers(2, (d, n) -> n == 1 ? 12e9 : 24e9), List.of());
+    assertThat(culprits(v)).extracting(Finding::subject).containsExactly("numa_node 1");
+    assertThat(v.firstLine("WARN"))
+        .startsWith("WARN - numa_node 1: LW-NUMA-SLOW pinned h2d from node 1 low to all 8 devices");
+    // Every node low: the node cannot be told from the host; one node only: nothing to compare.
+    assertThat(numaNamed(hostTransfers(2, (d, n) -> 12e9))).isEmpty();
+    assertThat(numaNamed(hostTransfers(1, (d, n) -> d == 0 ? 12e9 : 24e9))).isEmpty();
+    // One device slow from both nodes is not a node.
+    assertThat(numaNamed(hostTransfers(2, (d, n) -> d == 5 ? 12e9 : 24e9))).isEmpty();
+  }
+
+  private static List<String> numaNamed(StatusDocument round) {
+    return Verdict.judge(round, List.of()).findings().stream()
+        .filter(f -> f.code().equals("LW-NUMA-SLOW"))
+        .map(Finding::subject)
+        .toList();
+  }
 }
