@@ -9,20 +9,14 @@ import io.linkwatch.registry.ProbeKind;
  * its own network ports.
  */
 public enum Subsystem {
-  LINKS("links"),
-  PCIE("pcie"),
-  HOST_TRANSFER("host_transfer"),
-  NIC("nic");
+  LINKS,
+  PCIE,
+  HOST_TRANSFER,
+  NIC;
 
-  private final String label;
-
-  Subsystem(String label) {
-    this.label = label;
-  }
-
-  /** The label value, e.g. {@code host_transfer}. */
+  /** The label value, e.g. {@code host_transfer}: the name in lower case. */
   public String label() {
-    return label;
+    return name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** The subsystem a probe's figures measure; null for a probe that measures none of them. */
