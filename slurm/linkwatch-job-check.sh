@@ -12,6 +12,9 @@
 # The check's first line goes to syslog (tag linkwatch-prolog / linkwatch-epilog) and stderr
 # whenever it is not OK; the verdict also stays in /run/linkwatch/last-check-<level>.json, which
 # the agent publishes on /metrics.
+# With SLURM_JOB_ID set (slurmd sets it), the check also keeps the job's link record beside the
+# probe lock (/run/linkwatch/jobs/<id>.json): the prolog's verdict and link counters as its start,
+# the epilog's as its end; `linkwatch status --job <id>` prints what the job's links did.
 # In shadow mode (verdicts.enforce: false in the config) a FAIL comes back as "SHADOW FAIL - ..."
 # and the script exits 0: the drain it would cause is logged as above ("shadow mode: would
 # drain: ...") and counted on the agent's /metrics (linkwatch_shadow_actions_total{hook="prolog"});
@@ -50,6 +53,8 @@ say() {
 
 set -- check --level "$level" --timeout "$timeout" --format npd --hook "$hook"
 [ -n "${LINKWATCH_CONFIG:-}" ] && set -- "$@" --config "$LINKWATCH_CONFIG"
+# The job's link record (linkwatch status --job ID): this check is its start or its end.
+[ -n "${SLURM_JOB_ID:-}" ] && set -- "$@" --job "$SLURM_JOB_ID"
 [ -n "$devices" ] && set -- "$@" --devices "$devices"
 # A file, never the password itself: arguments show in ps and /proc.
 [ -n "${LINKWATCH_HTTP_CONFIG:-}" ] && set -- "$@" --http.config.file "$LINKWATCH_HTTP_CONFIG"

@@ -206,7 +206,8 @@ public final class Agent implements AutoCloseable {
     // The agent's own verdict, judged as `linkwatch status` judges it: each change logged once,
     // and what stands kept for the status, the page and /metrics.
     VerdictLog journal = new VerdictLog();
-    StandingFindings standing = new StandingFindings(config.findingActionTable());
+    StandingFindings standing =
+        new StandingFindings(config.findingActionTable(), store::runningJobs);
     VerdictWatch verdicts =
         new VerdictWatch(
             // Judged on the results alone, not on the findings standing from before: the

@@ -1,6 +1,7 @@
 package io.linkwatch.check;
 
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.state.JobRecord;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.state.ShadowRecord;
 import java.nio.file.Path;
@@ -13,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the checks' records beside the probe lock every few seconds into the agent's store, so that
  * a prolog's or epilog's verdict is on {@code /metrics} within seconds of the check; and the counts
- * of what the job-boundary kit would have done in shadow mode. A record is a few hundred bytes;
- * reading two of them is nothing beside a scrape.
+ * of what the job-boundary kit would have done in shadow mode, and the jobs running (their prologs'
+ * records), which a finding that appears names. A record is a few hundred bytes; reading two of
+ * them is nothing beside a scrape.
  */
 public final class CheckRecordPoller implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CheckRecordPoller.class);
@@ -43,6 +45,7 @@ public final class CheckRecordPoller implements AutoCloseable {
     try {
       store.recordChecks(CheckRecord.read(lockFile, CheckLevel.ids()));
       store.recordShadow(ShadowRecord.read(lockFile));
+      store.recordRunningJobs(JobRecord.running(lockFile));
     } catch (RuntimeException e) {
       log.debug("reading the checks' records: {}", e.toString());
     }

@@ -14,6 +14,8 @@ import io.linkwatch.runtime.Backend;
 import io.linkwatch.runtime.backends.ChildEnvironment;
 import io.linkwatch.state.AgentAddress;
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.state.JobRecord;
+import io.linkwatch.state.KitHook;
 import io.linkwatch.status.PassiveSection;
 import io.linkwatch.status.StatusCodec;
 import io.linkwatch.status.StatusDocument;
@@ -81,6 +83,14 @@ final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print the verdict and every figure as JSON.")
   boolean json;
+
+  @Option(
+      names = "--job",
+      paramLabel = "ID",
+      description =
+          "Keep this check's verdict and link counters as the start (--hook prolog) or the end"
+              + " (--hook epilog) of job ID, beside the probe lock, for status --job ID.")
+  String job;
 
   @Mixin VerdictFormatOption output;
 
@@ -171,6 +181,16 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     LogSetup.warningsOnlyUnlessSet();
+    if (job != null) {
+      if (!JobRecord.validId(job)) {
+        throw new UsageException(
+            "--job: '" + job + "' is not a job id (letters, digits and _ . + : / -, e.g. 1234)");
+      }
+      if (hook.hook != KitHook.PROLOG && hook.hook != KitHook.EPILOG) {
+        throw new UsageException(
+            "--job needs --hook prolog or --hook epilog: which end of the job this check is");
+      }
+    }
     AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
     if (backend != null) {
       cfg = cfg.withBackend(backend);
@@ -199,6 +219,18 @@ final class CheckCommand implements Callable<Integer> {
     List<String> notes = new ArrayList<>(verdict.notes());
     notes.addAll(agentNotes);
     CheckRecord.write(cfg.probeLock(), report.record());
+    if (job != null) {
+      JobRecord.mark(
+          cfg.probeLock(),
+          job,
+          hook.hook == KitHook.PROLOG,
+          new JobRecord.JobMark(
+              System.currentTimeMillis() / 1e3,
+              level.id(),
+              verdict.state().name(),
+              verdict.firstLine(verdict.state().name()),
+              JobRecord.counters(report.document().passive())));
+    }
     KitHookOption.Answer answer = hook.answer(cfg, output.format);
     answer.count(cfg, verdict);
     answer.note(verdict.state()).ifPresent(notes::add);

@@ -7,7 +7,10 @@ import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.ConfigLoader;
 import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.state.CheckRecord;
+import io.linkwatch.state.JobRecord;
+import io.linkwatch.status.FindingEntry;
 import io.linkwatch.status.StatusCodec;
+import io.linkwatch.status.StatusDocument;
 import io.linkwatch.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
@@ -57,6 +60,15 @@ final class StatusCommand implements Callable<Integer> {
   @Mixin HttpConfigOption httpConfig;
 
   @Mixin KitHookOption hook;
+
+  @Option(
+      names = "--job",
+      paramLabel = "ID",
+      description =
+          "Print what job ID's links did instead of the verdict: the checks before and after it,"
+              + " every link's and port's counters over it, and the findings that appeared while"
+              + " it ran (from the record its prolog's and epilog's check --job kept).")
+  String job;
 
   @Option(
       names = "--timeout",
@@ -125,6 +137,57 @@ final class StatusCommand implements Callable<Integer> {
     return new Verdict(verdict.state(), verdict.findings(), verdict.summary(), notes);
   }
 
+  /** {@code --job}: the job's link report; a job with no record is a usage error. */
+  private int jobReport(AgentConfig cfg, AgentStatusClient agent) {
+    if (!JobRecord.validId(job)) {
+      throw new UsageException(
+          "--job: '" + job + "' is not a job id (letters, digits and _ . + : / -, e.g. 1234)");
+    }
+    JobRecord record =
+        JobRecord.read(cfg.probeLock(), job)
+            .orElseThrow(
+                () ->
+                    new UsageException(
+                        "status --job "
+                            + job
+                            + ": no record of that job beside "
+                            + cfg.probeLock()
+                            + " (the prolog's and epilog's checks keep one with --job; the"
+                            + " shipped Slurm scripts pass it)"));
+    StatusDocument doc = null;
+    try {
+      doc = agent.fetch();
+    } catch (IOException | IllegalStateException e) {
+      // The record alone still says what the checks before and after the job saw.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    boolean running = record.end() == null;
+    JobRecord.JobMark end = record.end();
+    if (running && doc != null) {
+      end =
+          new JobRecord.JobMark(
+              System.currentTimeMillis() / 1e3,
+              "agent",
+              "",
+              "the agent's reading now",
+              JobRecord.counters(doc.passiveSection().orElse(null)));
+    }
+    List<FindingEntry> findings =
+        doc == null
+            ? List.of()
+            : doc.findings().stream().filter(f -> f.jobs().contains(job)).toList();
+    JobReport report = new JobReport(record, end, running, findings);
+    var out = spec.commandLine().getOut();
+    if (json) {
+      out.println(StatusCodec.encodePart(report.output()));
+      out.flush();
+    } else {
+      report.print(out);
+    }
+    return 0;
+  }
+
   @Override
   public Integer call() {
     AgentConfig cfg = ConfigLoader.loadOrDefaults(config);
@@ -132,6 +195,9 @@ final class StatusCommand implements Callable<Integer> {
     HttpClientConfig http = httpConfig.load(agentUrl);
     AgentStatusClient agent = new AgentStatusClient(agentUrl, timeout, http);
     String base = agent.base();
+    if (job != null) {
+      return jobReport(cfg, agent);
+    }
     Verdict verdict;
     try {
       verdict = Verdict.judge(agent.fetch(), cfg.expectations());

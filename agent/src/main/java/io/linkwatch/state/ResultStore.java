@@ -56,6 +56,7 @@ public final class ResultStore {
   private long version;
   private List<io.linkwatch.state.CheckRecord> checks = List.of();
   private List<ShadowRecord> shadow = List.of();
+  private List<String> runningJobs = List.of();
   private List<io.linkwatch.status.FindingEntry> findings = List.of();
   private PodLookup podLookup;
   private final Map<PodLookup.Result, Long> podLookups = new TreeMap<>();
@@ -100,6 +101,15 @@ public final class ResultStore {
 
   public synchronized List<ShadowRecord> shadow() {
     return shadow;
+  }
+
+  /** The jobs running now, as their prologs' checks recorded them. */
+  public synchronized void recordRunningJobs(List<String> jobs) {
+    runningJobs = List.copyOf(jobs);
+  }
+
+  public synchronized List<String> runningJobs() {
+    return runningJobs;
   }
 
   /**

@@ -23,6 +23,8 @@ import java.time.Instant;
  * @param subsystem the part of the devices it concerns ({@code links}, {@code pcie}, {@code
  *     host_transfer}, {@code nic}); empty for a finding about no device (the host, a probe)
  * @param devices the devices it concerns, ascending; empty for none
+ * @param jobs the jobs running when it appeared (their prologs had kept a record and their epilogs
+ *     had not, {@code check --job}); empty for none
  */
 public record FindingEntry(
     String code,
@@ -36,7 +38,8 @@ public record FindingEntry(
     int repeats,
     boolean escalated,
     String subsystem,
-    java.util.List<Integer> devices) {
+    java.util.List<Integer> devices,
+    java.util.List<String> jobs) {
   public FindingEntry {
     // A document of an agent before actions carries neither evidence nor action.
     evidence = evidence == null ? detail : evidence;
@@ -45,11 +48,12 @@ public record FindingEntry(
     repeats = Math.max(1, repeats);
     subsystem = subsystem == null ? "" : subsystem;
     devices = devices == null ? java.util.List.of() : java.util.List.copyOf(devices);
+    jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
   }
 
   /** A finding no action row speaks of, seen once. */
   public FindingEntry(
       String code, String state, String subject, String evidence, Instant firstSeen, int count) {
-    this(code, state, subject, evidence, evidence, "", firstSeen, count, 1, false, "", null);
+    this(code, state, subject, evidence, evidence, "", firstSeen, count, 1, false, "", null, null);
   }
 }

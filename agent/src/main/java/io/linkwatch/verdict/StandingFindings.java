@@ -27,16 +27,28 @@ import java.util.Optional;
 public final class StandingFindings {
   private record Key(String code, String subject) {}
 
-  private record Seen(Instant first, int count) {}
+  private record Seen(Instant first, int count, List<String> jobs) {}
 
   private final FindingActions actions;
+  private final java.util.function.Supplier<List<String>> runningJobs;
   private Map<Key, Seen> seen = new HashMap<>();
 
   /** When each finding appeared, oldest first, for as long as the table's longest window. */
   private final Map<Key, Deque<Instant>> appearances = new HashMap<>();
 
-  public StandingFindings(FindingActions actions) {
+  /**
+   * @param runningJobs the jobs running now (a prolog kept their record, no epilog yet): a finding
+   *     that appears while they run names them
+   */
+  public StandingFindings(
+      FindingActions actions, java.util.function.Supplier<List<String>> runningJobs) {
     this.actions = actions;
+    this.runningJobs = runningJobs;
+  }
+
+  /** No jobs known. */
+  public StandingFindings(FindingActions actions) {
+    this(actions, List::of);
   }
 
   /** Without an actions table: nothing escalates and no finding carries an action. */
@@ -62,7 +74,9 @@ public final class StandingFindings {
       }
       Seen before = seen.get(key);
       Seen standing =
-          before == null ? new Seen(now, 1) : new Seen(before.first(), before.count() + 1);
+          before == null
+              ? new Seen(now, 1, runningJobs.get())
+              : new Seen(before.first(), before.count() + 1, before.jobs());
       if (before == null) {
         appearances.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(now);
       }
@@ -89,7 +103,8 @@ public final class StandingFindings {
               repeats,
               escalated,
               f.scope().subsystem() == null ? "" : f.scope().subsystem().label(),
-              f.scope().devices()));
+              f.scope().devices(),
+              standing.jobs()));
     }
     seen = next;
     forget(now);

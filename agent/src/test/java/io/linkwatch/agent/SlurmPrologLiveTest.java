@@ -26,7 +26,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       error" and requeues the job, held; the check's verdict is kept for the agent's /metrics;
  *   <li>a device busy with another job: UNKNOWN, logged, and the job runs (the prolog's default);
  *   <li>in shadow mode ({@code verdicts.enforce: false}) the slow link again: the checks fail, the
- *       job runs, the node stays idle, and the drains are counted on the agent's /metrics.
+ *       job runs, the node stays idle, and the drains are counted on the agent's /metrics;
+ *   <li>each job's link record ({@code status --job ID}): the checks before and after it, and the
+ *       CRC errors its link counted while it ran.
  * </ul>
  */
 @Execution(ExecutionMode.CONCURRENT)
@@ -62,6 +64,27 @@ class SlurmPrologLiveTest {
         .append("')\n");
     s.append("exec '").append(shipped).append("'\n");
     return OneNodeSlurm.executable(dir.resolve(name), s.toString());
+  }
+
+  /** {@code linkwatch status --job ID}, as an operator runs it on the node. */
+  private static String jobReport(Path linkwatch, Path config, String url, String job)
+      throws Exception {
+    Process p =
+        new ProcessBuilder(
+                linkwatch.toString(),
+                "status",
+                "--config",
+                config.toString(),
+                "--url",
+                url,
+                "--job",
+                job)
+            .redirectErrorStream(true)
+            .start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out;
   }
 
   @Test
@@ -103,6 +126,13 @@ class SlurmPrologLiveTest {
         assertThat(lock.resolveSibling("last-check-medium.json"))
             .content()
             .contains("\"state\":\"OK\"");
+        // The job's link record: the prolog's check before it, the epilog's after it.
+        String report = jobReport(linkwatch, checkConfig, url, job);
+        assertThat(report)
+            .startsWith("job " + job + ": ended\n")
+            .containsPattern("before: \\S+ quick check: OK - 2 devices")
+            .containsPattern("after:  \\S+ medium check: OK - 2 devices")
+            .contains("link counters over the job: no errors on any of");
         Files.writeString(dir.resolve("epilog-level"), "quick\n");
 
         // The SIO link at half its rate: the prolog's 256 MiB copies measure under the floor.
@@ -161,8 +191,9 @@ class SlurmPrologLiveTest {
             "backend: sim\nverdicts:\n  enforce: false\ncoordination:\n  lock_file: "
                 + lock
                 + "\n");
-        agent.faults("link 0 1 scale 0.5");
-        String shadowed = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true");
+        // CRC errors on the SIO link while it runs: the job's report counts them.
+        agent.faults("link 0 1 scale 0.5", "sio 0 crc-rx 50");
+        String shadowed = slurm.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap", "sleep 4");
         slurm.awaitHook(Duration.ofSeconds(120), "epilog end rc=0 job=" + shadowed);
         assertThat(slurm.hooks()).anyMatch(l -> l.contains("prolog end rc=0 job=" + shadowed));
         assertThat(slurm.nodeState()).isEqualTo("idle|none");
@@ -173,6 +204,10 @@ class SlurmPrologLiveTest {
             Duration.ofSeconds(20),
             "linkwatch_shadow_actions_total{action=\"drain\",hook=\"prolog\"} 1.0",
             "linkwatch_shadow_actions_total{action=\"drain\",hook=\"epilog\"} 1.0");
+        assertThat(jobReport(linkwatch, checkConfig, url, shadowed))
+            .containsPattern("before: \\S+ quick check: FAIL - ")
+            .containsPattern("1 of \\d+ links and ports counted errors")
+            .containsPattern("dev0 SIO link \\S+ \\(to 1\\): crc\\S* \\+\\d+");
       }
     }
   }

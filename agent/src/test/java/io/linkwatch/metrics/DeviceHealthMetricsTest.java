@@ -32,7 +32,8 @@ class DeviceHealthMetricsTest {
         1,
         escalated,
         subsystem,
-        List.of(devices));
+        List.of(devices),
+        List.of());
   }
 
   static List<String> series(List<FindingEntry> findings, Set<Subsystem> watched) throws Exception {

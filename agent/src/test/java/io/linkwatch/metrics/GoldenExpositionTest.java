@@ -432,7 +432,8 @@ public class GoldenExpositionTest {
                 1,
                 false,
                 "pcie",
-                List.of(0))));
+                List.of(0),
+                List.of("4711"))));
     return store;
   }
 

@@ -111,4 +111,22 @@ class StandingFindingsTest {
       standing.observe(verdict(), T0.plusSeconds(i * 20L + 10));
     }
   }
+
+  /** A finding that appears while jobs run names them, and keeps them while it stands. */
+  @Test
+  void aFindingNamesTheJobsRunningWhenItAppeared() {
+    java.util.concurrent.atomic.AtomicReference<List<String>> jobs =
+        new java.util.concurrent.atomic.AtomicReference<>(List.of("1234"));
+    StandingFindings standing = new StandingFindings(FindingActions.NONE, jobs::get);
+    assertThat(standing.observe(verdict(errors()), T0).get(0).jobs()).containsExactly("1234");
+    jobs.set(List.of("1235"));
+    assertThat(standing.observe(verdict(errors()), T0.plusSeconds(10)).get(0).jobs())
+        .containsExactly("1234");
+    standing.observe(verdict(), T0.plusSeconds(20));
+    assertThat(standing.observe(verdict(errors()), T0.plusSeconds(30)).get(0).jobs())
+        .containsExactly("1235");
+    jobs.set(List.of());
+    standing.observe(verdict(), T0.plusSeconds(40));
+    assertThat(standing.observe(verdict(errors()), T0.plusSeconds(50)).get(0).jobs()).isEmpty();
+  }
 }

@@ -184,7 +184,8 @@ class VerdictTest {
             e.repeats(),
             true,
             e.subsystem(),
-            List.of(1));
+            List.of(1),
+            List.of());
     assertThat(Verdict.judge(readings.withFindings(List.of(elsewhere)), shipped).state())
         .isEqualTo(State.WARN);
   }
