@@ -24,4 +24,12 @@ public record LinkState(
   public LinkState {
     errors = errors == null ? Map.of() : Map.copyOf(errors);
   }
+
+  /**
+   * How findings and job reports name this link of {@code device}, e.g. {@code dev0 HCCS link 3 (to
+   * 3)}.
+   */
+  public String subject(int device) {
+    return "dev" + device + " " + linkType + " link " + link + " (to " + peer + ")";
+  }
 }

@@ -83,23 +83,11 @@ public record JobRecord(String job, JobMark start, JobMark end) {
     for (PassiveSection.Device d : passive.devices()) {
       for (LinkState l : d.links()) {
         out.add(
-            new Counters(
-                "dev"
-                    + d.device()
-                    + " "
-                    + l.linkType()
-                    + " link "
-                    + l.link()
-                    + " (to "
-                    + l.peer()
-                    + ")",
-                l.transmitBytes(),
-                l.receiveBytes(),
-                l.errors()));
+            new Counters(l.subject(d.device()), l.transmitBytes(), l.receiveBytes(), l.errors()));
       }
     }
     for (PassiveSection.NicEntry n : passive.nicPorts()) {
-      out.add(new Counters("nic " + n.name(), n.transmitBytes(), n.receiveBytes(), n.errors()));
+      out.add(new Counters(n.subject(), n.transmitBytes(), n.receiveBytes(), n.errors()));
     }
     return out;
   }

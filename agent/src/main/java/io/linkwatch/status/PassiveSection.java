@@ -91,6 +91,11 @@ public record PassiveSection(
       return nic + " port " + port;
     }
 
+    /** How findings and job reports name this port: {@code nic mlx5_0 port 1}. */
+    public String subject() {
+      return "nic " + name();
+    }
+
     static NicEntry of(PassiveStore.NicState s) {
       NicPort p = s.port();
       return new NicEntry(

@@ -407,7 +407,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 new Finding(
                     "LW-NIC-DOWN",
                     State.FAIL,
-                    "nic " + n.name(),
+                    n.subject(),
                     "down ("
                         + n.state()
                         + (n.physState() == null ? "" : ", " + n.physState())
@@ -425,7 +425,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 new Finding(
                     "LW-NIC-SLOW",
                     State.WARN,
-                    "nic " + n.name(),
+                    n.subject(),
                     "trained at "
                         + ExpectedPorts.formatSpeed(n.speedBitsPerSecond())
                         + ", expected "
@@ -470,16 +470,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
           inactive.merge(byDesign.get(), 1, Integer::sum);
           continue;
         }
-        String subject =
-            "dev"
-                + d.device()
-                + " "
-                + l.linkType()
-                + " link "
-                + l.link()
-                + " (to "
-                + l.peer()
-                + ")";
+        String subject = l.subject(d.device());
         if (Boolean.FALSE.equals(l.up())) {
           findings.add(
               new Finding("LW-LINK-DOWN", State.FAIL, subject, "down" + age)
