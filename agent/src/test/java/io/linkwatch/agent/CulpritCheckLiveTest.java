@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code linkwatch check --level quick} names the culprit on its first line, as a job's prolog
  * reads it: on the eight-device HCCS sim with the operator's row for the product (so a culprit
- * fails, exit 1), a slow device, then a healthy host.
+ * fails, exit 1), a slow device, one direction of a link, two devices slow to all outside their
+ * PCIe switch (the tree read from a fixture sysfs), then a healthy host.
  */
 class CulpritCheckLiveTest {
   static final Path HCCS_PROFILE =
@@ -48,10 +49,13 @@ class CulpritCheckLiveTest {
         """
         coordination:
           lock_file: ""
+        paths:
+          sysfs: %s
         expected:
           - {product: Ascend910B, link: HCCS, probe: p2p, min_size: 256MiB, floor_gbps: 40,
              warn_gbps: 45, source: this test's rack}
-        """);
+        """
+            .formatted(ScenarioLiveTest.pcieTree(dir).sysfs()));
     Path control = dir.resolve("sim-control");
     List<String> slow = new ArrayList<>();
     for (int peer = 0; peer < 8; peer++) {
@@ -65,6 +69,26 @@ class CulpritCheckLiveTest {
     String first = bad.out().lines().findFirst().orElse("");
     assertThat(bad.exit()).as(bad.out() + bad.err()).isEqualTo(1);
     assertThat(first).startsWith("FAIL - device 3: LW-DEVICE-SLOW all 14 of its pairs low");
+
+    // One direction of a link, then devices 2 and 3 slow to all outside their PCIe switch (the
+    // check reads the tree from the fixture sysfs itself): each named on the first line, exit 1.
+    SimControl.write(control, "link 2 5 scale 0.5");
+    JavaProcess.Result oneWay = check(config, control);
+    assertThat(oneWay.exit()).as(oneWay.out() + oneWay.err()).isEqualTo(1);
+    assertThat(oneWay.out()).startsWith("FAIL - link 2->5: LW-LINK-ONEWAY one direction low");
+    List<String> behindSwitch = new ArrayList<>();
+    for (int s = 0; s < 8; s++) {
+      for (int d = 0; d < 8; d++) {
+        if (s != d && (s == 2 || s == 3) != (d == 2 || d == 3)) {
+          behindSwitch.add("link " + s + " " + d + " scale 0.5");
+        }
+      }
+    }
+    SimControl.write(control, behindSwitch.toArray(String[]::new));
+    JavaProcess.Result pcie = check(config, control);
+    assertThat(pcie.exit()).as(pcie.out() + pcie.err()).isEqualTo(1);
+    assertThat(pcie.out())
+        .startsWith("FAIL - pcie " + ScenarioLiveTest.SWITCH + ": LW-PCIE-SLOW devices 2, 3");
 
     Files.delete(control);
     JavaProcess.Result ok = check(config, control);

@@ -60,7 +60,7 @@ class ScenarioLiveTest {
   @TempDir Path dir;
 
   /** Each of the sim's devices (bus d+1) under its own switch port, but 2 and 3 under one. */
-  private HostPaths pcieTree() throws Exception {
+  static HostPaths pcieTree(Path dir) throws Exception {
     SysfsPciTree.Builder b =
         SysfsPciTree.builder().rootPort("0000:00:01.0").link("32.0 GT/s PCIe", 16);
     for (int d = 0; d < 8; d++) {
@@ -118,7 +118,7 @@ class ScenarioLiveTest {
             every: 1h
             deadline: 30s
         """
-            .formatted(pcieTree().sysfs());
+            .formatted(pcieTree(dir).sysfs());
     List<Scenario> scenarios =
         List.of(
             new Scenario("healthy", new String[0], "OK - 8 devices", named()),
