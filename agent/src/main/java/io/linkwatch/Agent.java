@@ -190,7 +190,9 @@ public final class Agent implements AutoCloseable {
         PeerProber prober =
             PeerProber.start(config.peers(), Membership.of(config.peers()), http.port());
         peerProber.set(prober);
-        echo = EchoResponder.start(config.listen().host(), http.port(), prober::answered);
+        echo =
+            EchoResponder.start(
+                config.listen().host(), http.port(), prober::answered, prober::refused);
       } catch (Exception e) {
         if (peerProber.get() != null) {
           peerProber.get().close();

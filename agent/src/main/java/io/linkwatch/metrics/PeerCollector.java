@@ -48,6 +48,7 @@ public final class PeerCollector implements MultiCollector {
   static final String PATHS = "linkwatch_peer_paths";
   static final String SUSPECT = "linkwatch_peer_suspect";
   static final String MEMBERSHIP_FAILURES = "linkwatch_peer_membership_failures";
+  static final String REFUSED = "linkwatch_peer_echoes_refused";
 
   private final Supplier<PeerSnapshot> peers;
 
@@ -73,6 +74,12 @@ public final class PeerCollector implements MultiCollector {
         "Reads of the membership source that failed; the last list read is kept meanwhile.",
         Map.of(s.source(), s.membershipFailures()),
         src -> new String[] {"source", src});
+    f.counter(
+        REFUSED,
+        "Echoes the responder did not answer: over its rate limit (1000 a second from one"
+            + " address, 20000 in all), far above what peers send.",
+        Map.of("", s.echoesRefused()),
+        k -> new String[0]);
     if (s.self() != null) {
       f.info(
           SELF,

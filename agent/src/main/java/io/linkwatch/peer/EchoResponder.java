@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers peers' echo trains on the agent's UDP port (the number its HTTP side listens on). Only
  * well-formed requests are answered, each with one reply of its own length; anything else is
- * dropped unanswered. Each train answered counts as one probe this host took part in.
+ * dropped unanswered, and so is what comes faster than {@link EchoRateLimit} allows (counted). Each
+ * train answered counts as one probe this host took part in.
  */
 public final class EchoResponder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EchoResponder.class);
@@ -24,6 +25,8 @@ public final class EchoResponder implements AutoCloseable {
   private final DatagramChannel channel;
   private final Thread thread;
   private final Runnable trainAnswered;
+  private final Runnable echoRefused;
+  private final EchoRateLimit limit = new EchoRateLimit();
   // The last train seen from each source, to count trains rather than datagrams; bounded.
   private final Map<SocketAddress, Long> lastTrain =
       new LinkedHashMap<>(64, 0.75f, true) {
@@ -47,9 +50,10 @@ public final class EchoResponder implements AutoCloseable {
         }
       };
 
-  private EchoResponder(DatagramChannel channel, Runnable trainAnswered) {
+  private EchoResponder(DatagramChannel channel, Runnable trainAnswered, Runnable echoRefused) {
     this.channel = channel;
     this.trainAnswered = trainAnswered;
+    this.echoRefused = echoRefused;
     this.thread = new Thread(this::serve, "peer-echo");
     this.thread.setDaemon(true);
   }
@@ -57,9 +61,12 @@ public final class EchoResponder implements AutoCloseable {
   /**
    * Binds {@code host:port} over UDP and starts answering; throws when the port is taken, as the
    * HTTP side does.
+   *
+   * @param trainAnswered told of each train answered
+   * @param echoRefused told of each well-formed echo over the rate limit, not answered
    */
-  public static EchoResponder start(String host, int port, Runnable trainAnswered)
-      throws IOException {
+  public static EchoResponder start(
+      String host, int port, Runnable trainAnswered, Runnable echoRefused) throws IOException {
     DatagramChannel channel = DatagramChannel.open();
     try {
       channel.bind(new InetSocketAddress(host, port));
@@ -68,7 +75,7 @@ public final class EchoResponder implements AutoCloseable {
       throw new IOException(
           "UDP " + host + ":" + port + " for peers' echoes: " + e.getMessage(), e);
     }
-    EchoResponder r = new EchoResponder(channel, trainAnswered);
+    EchoResponder r = new EchoResponder(channel, trainAnswered, echoRefused);
     r.thread.start();
     return r;
   }
@@ -91,12 +98,16 @@ public final class EchoResponder implements AutoCloseable {
         if (EchoPacket.type(b) != EchoPacket.REQUEST) {
           continue;
         }
+        InetAddress source = ((InetSocketAddress) from).getAddress();
+        if (!limit.allow(source, System.currentTimeMillis())) {
+          echoRefused.run();
+          continue;
+        }
         long train = EchoPacket.train(b);
         Long last = lastTrain.put(from, train);
         if (last == null || last != train) {
           trainAnswered.run();
         }
-        InetAddress source = ((InetSocketAddress) from).getAddress();
         EchoPacket.toReply(b, nicTowards(source));
         channel.send(b, from);
       } catch (ClosedChannelException e) {

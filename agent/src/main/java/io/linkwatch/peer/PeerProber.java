@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * differs. Second passes are started only while the last hour has room.
  */
 public final class PeerProber implements AutoCloseable {
+  private final AtomicLong echoesRefused = new AtomicLong();
   private static final Logger log = LoggerFactory.getLogger(PeerProber.class);
 
   /** What a probe may spend resolving its peer's name, beyond its own echoes and connect. */
@@ -125,6 +126,11 @@ public final class PeerProber implements AutoCloseable {
   public void answered() {
     meter.record();
     counts.get("answered").incrementAndGet();
+  }
+
+  /** An echo the responder did not answer: over its rate limit. */
+  public void refused() {
+    echoesRefused.incrementAndGet();
   }
 
   private void run() {
@@ -385,7 +391,8 @@ public final class PeerProber implements AutoCloseable {
         me == null ? List.of() : PeerFindings.judge(me.host(), selfNic, window),
         probeCounts,
         membership.lastError(),
-        membership.failures());
+        membership.failures(),
+        echoesRefused.get());
   }
 
   private static String mostCommonNic(List<PathResult> window) {

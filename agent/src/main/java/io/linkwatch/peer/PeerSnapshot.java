@@ -24,6 +24,7 @@ import java.util.Map;
  *     second_pass}, {@code skipped_budget}
  * @param membershipError why the last membership read failed, or null
  * @param membershipFailures membership reads that failed since the start
+ * @param echoesRefused echoes the responder did not answer since the start: over its rate limit
  */
 public record PeerSnapshot(
     String source,
@@ -39,7 +40,8 @@ public record PeerSnapshot(
     List<PeerFindings.Suspect> suspects,
     Map<String, Long> probes,
     String membershipError,
-    long membershipFailures) {
+    long membershipFailures,
+    long echoesRefused) {
 
   /** The member {@code host}, if listed. */
   public Member member(String host) {

@@ -17,9 +17,14 @@ class EchoProberTest {
   @Test
   void aRespondingAgentAnswersEveryEchoAndNamesItsInterface() throws Exception {
     AtomicInteger trains = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
     try (ServerSocket http = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         EchoResponder responder =
-            EchoResponder.start("127.0.0.1", http.getLocalPort(), trains::incrementAndGet)) {
+            EchoResponder.start(
+                "127.0.0.1",
+                http.getLocalPort(),
+                trains::incrementAndGet,
+                refused::incrementAndGet)) {
       assertThat(responder.port()).isEqualTo(http.getLocalPort());
       PathResult r = prober.probe(new PeerAddress("127.0.0.1", http.getLocalPort()));
       assertThat(r.verdict()).isEqualTo(PathVerdict.OK);
@@ -33,6 +38,53 @@ class EchoProberTest {
       assertThat(r.error()).isNull();
       prober.probe(new PeerAddress("127.0.0.1", http.getLocalPort()));
       assertThat(trains.get()).as("trains answered, not datagrams").isEqualTo(2);
+      assertThat(refused.get()).as("a peer's probes are never refused").isZero();
+    }
+  }
+
+  /**
+   * A flood from one address is answered up to the rate limit and the rest is refused and counted:
+   * every echo sent is one or the other.
+   */
+  @Test
+  void aFloodIsAnsweredUpToTheRateLimitAndTheRestRefused() throws Exception {
+    AtomicInteger refused = new AtomicInteger();
+    try (ServerSocket http = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        EchoResponder responder =
+            EchoResponder.start(
+                "127.0.0.1", http.getLocalPort(), () -> {}, refused::incrementAndGet);
+        java.nio.channels.DatagramChannel flood = java.nio.channels.DatagramChannel.open()) {
+      flood.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+      flood.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 8 << 20);
+      java.net.InetSocketAddress to = new java.net.InetSocketAddress("127.0.0.1", responder.port());
+      int sent = 3 * EchoRateLimit.PER_SOURCE;
+      flood.configureBlocking(false);
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(2048);
+      int answered = 0;
+      // About 5000 a second, in bursts of 50, the replies read between them: faster than the
+      // limit, slow enough that no socket buffer overflows (a dropped datagram is neither).
+      long started = System.currentTimeMillis();
+      for (int i = 0; i < sent; i++) {
+        flood.send(EchoPacket.request(42, i, 64), to);
+        if (i % 50 == 49) {
+          Thread.sleep(10);
+          while (flood.receive(b.clear()) != null) {
+            answered++;
+          }
+        }
+      }
+      long seconds = (System.currentTimeMillis() - started) / 1000 + 1;
+      long until = System.nanoTime() + 3_000_000_000L;
+      while (answered + refused.get() < sent && System.nanoTime() < until) {
+        if (flood.receive(b.clear()) != null) {
+          answered++;
+        } else {
+          Thread.sleep(1);
+        }
+      }
+      assertThat(refused.get()).isPositive();
+      assertThat(answered).isLessThanOrEqualTo((int) (seconds + 1) * EchoRateLimit.PER_SOURCE);
+      assertThat(answered + refused.get()).isEqualTo(sent);
     }
   }
 

@@ -78,6 +78,7 @@ public final class PeerFixture {
         PeerFindings.judge("node-01:10187", "eth0", window),
         probes,
         null,
+        0,
         0);
   }
 }
