@@ -213,20 +213,25 @@ public final class Agent implements AutoCloseable {
     VerdictWatch verdicts =
         new VerdictWatch(
             // Judged on the results alone, not on the findings standing from before: the
-            // standing findings escalate what keeps coming back, and stop when it no longer does.
+            // standing findings confirm a culprit a second round shows again, escalate what keeps
+            // coming back, and let go when it no longer does.
             () ->
                 Verdict.judge(
-                    StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes())
-                        .withFindings(List.of()),
-                    config.expectations()),
+                    StatusDocuments.of(store, passiveStore, scheduler.nextFireTimes()),
+                    config.expectations(),
+                    Verdict.Source.RESULTS,
+                    List.of()),
             // The stores and the prober only count up: their sum moves whenever one does.
             () ->
                 store.version()
                     + (passiveStore == null ? 0 : passiveStore.version())
                     + (peerProber.get() == null ? 0 : peerProber.get().version()),
             verdict -> {
-              journal.observe(verdict);
-              store.recordFindings(standing.observe(verdict, clock.instant()));
+              List<io.linkwatch.status.FindingEntry> entries =
+                  standing.observe(verdict, clock.instant());
+              store.recordFindings(entries);
+              // The journal says what status says: the standing findings' view of it.
+              journal.observe(verdict.asStanding(entries, config.findingActionTable()));
             });
     verdicts.start();
     // The checks' verdicts (a prolog's, an epilog's), kept beside the probe lock.

@@ -3,6 +3,7 @@ package io.linkwatch.verdict;
 import io.linkwatch.util.Gbps;
 import io.linkwatch.verdict.Verdict.Finding;
 import io.linkwatch.verdict.Verdict.State;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -41,9 +42,17 @@ final class Attribution {
    *
    * @param reference the table row's floor in base units, NaN when the table has no row
    * @param state the table row's judgement; null without a row (judged against the peers here)
+   * @param at when the run that measured it ended; null when not known (a check's own run)
    */
   record Copy(
-      int src, int dst, String over, long sizeBytes, double value, double reference, State state) {
+      int src,
+      int dst,
+      String over,
+      long sizeBytes,
+      double value,
+      double reference,
+      State state,
+      Instant at) {
     String line() {
       return String.format(Locale.ROOT, "%d->%d %s", src, dst, Gbps.withUnit(value));
     }
@@ -61,11 +70,29 @@ final class Attribution {
       long sizeBytes,
       double value,
       double reference,
-      State state) {
+      State state,
+      Instant at) {
     /** As a {@link Copy} from the node to the device, to be judged as the device pairs are. */
     Copy asCopy() {
-      return new Copy(node, device, over, sizeBytes, value, reference, state);
+      return new Copy(node, device, over, sizeBytes, value, reference, state, at);
     }
+  }
+
+  /**
+   * The round a culprit of {@code copies} is named from: when the newest of their runs ended; null
+   * when a figure's time is not known (a check's own run, which names what it sees at once).
+   */
+  private static Instant roundOf(List<Judged> copies) {
+    Instant newest = null;
+    for (Judged j : copies) {
+      if (j.copy().at() == null) {
+        return null;
+      }
+      if (newest == null || j.copy().at().isAfter(newest)) {
+        newest = j.copy().at();
+      }
+    }
+    return newest;
   }
 
   /**
@@ -103,17 +130,18 @@ final class Attribution {
             if (allLow && devicesFine) {
               Finding f =
                   new Finding(
-                      "LW-NUMA-SLOW",
-                      worst(from),
-                      "numa_node " + node,
-                      String.format(
-                              Locale.ROOT,
-                              "%s from node %d low to all %d devices (%s), fine from other nodes",
-                              from.get(0).copy().over(),
-                              node,
-                              from.size(),
-                              percent(from))
-                          + hostEvidence(from));
+                          "LW-NUMA-SLOW",
+                          worst(from),
+                          "numa_node " + node,
+                          String.format(
+                                  Locale.ROOT,
+                                  "%s from node %d low to all %d devices (%s), fine from other nodes",
+                                  from.get(0).copy().over(),
+                                  node,
+                                  from.size(),
+                                  percent(from))
+                              + hostEvidence(from))
+                      .inRound(roundOf(all));
               bySubject.merge(f.subject(), f, (a, b) -> b.state().compareTo(a.state()) > 0 ? b : a);
             }
           });
@@ -168,7 +196,10 @@ final class Attribution {
     copies.forEach(c -> bySize.computeIfAbsent(c.sizeBytes(), k -> new ArrayList<>()).add(c));
     Map<String, Finding> bySubject = new LinkedHashMap<>();
     for (List<Copy> round : bySize.values()) {
-      for (Finding f : ofOneSize(judged(round), pcie)) {
+      List<Judged> judgedRound = judged(round);
+      Instant at = roundOf(judgedRound);
+      for (Finding pattern : ofOneSize(judgedRound, pcie)) {
+        Finding f = pattern.inRound(at);
         bySubject.merge(f.subject(), f, (a, b) -> b.state().compareTo(a.state()) > 0 ? b : a);
       }
     }

@@ -20,14 +20,26 @@ import java.util.Optional;
  * the next and is the latest. One that is not in a judgement is gone, and starts again from 1 when
  * it comes back; each time it comes back within its action row's escalation window counts as a
  * repeat, and enough repeats escalate it: its severity rises to the row's and its action becomes
- * the row's stronger one (a link that flaps three times a day wants a new cable, not a reseat).
- * {@code LW-NO-DATA} is not kept: it says that the agent is still starting, not that something is
- * wrong. Repeats are counted in memory: a restarted agent counts from 1.
+ * the row's stronger one (a link that flaps three times a day wants a new cable, not a reseat). A
+ * culprit named from one round's figures (a device, a link, a switch, a node, the host) stands
+ * unconfirmed until a second round names it too, or a link counter of one of its devices backs it
+ * in the same judgement: until then {@code status} says it is unattributed. {@code LW-NO-DATA} is
+ * not kept: it says that the agent is still starting, not that something is wrong. Repeats are
+ * counted in memory: a restarted agent counts from 1.
  */
 public final class StandingFindings {
   private record Key(String code, String subject) {}
 
-  private record Seen(Instant first, int count, List<String> jobs) {}
+  /**
+   * @param round the round a culprit was first named from; null for other findings
+   * @param confirmed whether a second round (or a link counter) backed it
+   */
+  private record Seen(
+      Instant first, int count, List<String> jobs, Instant round, boolean confirmed) {}
+
+  /** Findings of a link's own counters or state: what backs a culprit on the same device. */
+  private static final java.util.Set<String> COUNTERS =
+      java.util.Set.of("LW-LINK-DOWN", "LW-LINK-LANES", "LW-LINK-ERRORS", "LW-PCIE-WIDTH");
 
   private final FindingActions actions;
   private final java.util.function.Supplier<List<String>> runningJobs;
@@ -73,14 +85,39 @@ public final class StandingFindings {
         continue;
       }
       Seen before = seen.get(key);
+      boolean confirmed =
+          !f.pattern()
+              || (before != null && (before.confirmed() || !f.round().equals(before.round())))
+              || backedByCounter(f, verdict);
       Seen standing =
           before == null
-              ? new Seen(now, 1, runningJobs.get())
-              : new Seen(before.first(), before.count() + 1, before.jobs());
+              ? new Seen(now, 1, runningJobs.get(), f.round(), confirmed)
+              : new Seen(
+                  before.first(), before.count() + 1, before.jobs(), before.round(), confirmed);
       if (before == null) {
         appearances.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(now);
       }
       next.put(key, standing);
+      if (!confirmed) {
+        // Kept under its own key, so that the second round confirms it; shown as what it is yet.
+        Verdict.Finding shown = Verdict.unattributed(f, actions);
+        out.add(
+            new FindingEntry(
+                shown.code(),
+                shown.state().name(),
+                shown.subject(),
+                shown.detail(),
+                shown.detail(),
+                shown.action(),
+                standing.first(),
+                standing.count(),
+                1,
+                false,
+                "",
+                List.of(),
+                standing.jobs()));
+        continue;
+      }
       Optional<FindingAction> row = actions.of(f.code());
       int repeats = repeats(key, row, standing.first());
       boolean escalated = row.map(r -> r.escalated(repeats)).orElse(false);
@@ -109,6 +146,13 @@ public final class StandingFindings {
     seen = next;
     forget(now);
     return out;
+  }
+
+  /** Whether a finding of a link's own counters or state concerns one of {@code f}'s devices. */
+  private static boolean backedByCounter(Verdict.Finding f, Verdict verdict) {
+    return verdict.findings().stream()
+        .filter(g -> COUNTERS.contains(g.code()))
+        .anyMatch(g -> g.scope().devices().stream().anyMatch(f.scope().devices()::contains));
   }
 
   /**

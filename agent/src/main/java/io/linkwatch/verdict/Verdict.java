@@ -54,23 +54,42 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    *     back often); empty when the table has no row for the code
    */
   public record Finding(
-      String code, State state, String subject, String detail, String action, Scope scope) {
+      String code,
+      State state,
+      String subject,
+      String detail,
+      String action,
+      Scope scope,
+      Instant round) {
     public Finding(String code, State state, String subject, String detail) {
-      this(code, state, subject, detail, "", Scope.NONE);
+      this(code, state, subject, detail, "", Scope.NONE, null);
     }
 
     public Finding(String code, State state, String subject, String detail, String action) {
-      this(code, state, subject, detail, action, Scope.NONE);
+      this(code, state, subject, detail, action, Scope.NONE, null);
     }
 
     /** This finding as one about {@code devices}' {@code subsystem}. */
     Finding about(Subsystem subsystem, Integer... devices) {
       return new Finding(
-          code, state, subject, detail, action, new Scope(subsystem, List.of(devices)));
+          code, state, subject, detail, action, new Scope(subsystem, List.of(devices)), round);
+    }
+
+    /**
+     * This finding as a pattern named from one round's figures, the round that ended at {@code at}:
+     * the agent names it once a second round shows it too (or a link counter backs it).
+     */
+    Finding inRound(Instant at) {
+      return new Finding(code, state, subject, detail, action, scope, at);
+    }
+
+    /** Whether it names a pattern of one round's figures (a culprit), not a reading or a figure. */
+    public boolean pattern() {
+      return round != null;
     }
 
     Finding withAction(State state, String action) {
-      return new Finding(code, state, subject, detail, action, scope);
+      return new Finding(code, state, subject, detail, action, scope, round);
     }
 
     public String line() {
@@ -109,8 +128,17 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
 
   /** Whose figures are judged: what a device busy with other work means differs. */
   public enum Source {
-    /** The agent's last figures: a target waiting for an idle device is its normal business. */
+    /**
+     * The agent's status as {@code status} reads it: its last figures (a target waiting for an idle
+     * device is its normal business), and its standing findings, which confirm a culprit seen in
+     * two rounds and escalate what keeps coming back.
+     */
     AGENT,
+    /**
+     * The agent's last figures alone, as its own watch judges them each time: culprits named from
+     * one round, for the standing findings to confirm.
+     */
+    RESULTS,
     /** A check's own run: a device it could not measure leaves the verdict UNKNOWN. */
     CHECK
   }
@@ -139,6 +167,56 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    * history saying how old it is, as of {@code now}.
    */
   public static Verdict judge(
+      StatusDocument status,
+      Expectations expectations,
+      Source source,
+      List<Finding> more,
+      Instant now) {
+    Verdict results = ofResults(status, expectations, source, more, now);
+    return source == Source.AGENT
+        ? results.asStanding(status.findings(), expectations.actions())
+        : results;
+  }
+
+  /**
+   * This verdict of the agent's results as its standing findings have it: a culprit named from one
+   * round only, or one they do not hold yet, is unattributed ({@code LW-UNATTRIBUTED}, with what
+   * was seen) until a second round or a link counter confirms it; an escalated finding takes its
+   * severity and action. What {@code status}, the status page and the agent's journal say.
+   */
+  public Verdict asStanding(List<FindingEntry> standing, FindingActions actions) {
+    List<Finding> out = new ArrayList<>(findings);
+    out.replaceAll(f -> f.pattern() && !confirmed(f, standing) ? unattributed(f, actions) : f);
+    withActions(out, actions, standing);
+    State worst = State.OK;
+    for (Finding f : out) {
+      if (f.state().compareTo(worst) > 0) {
+        worst = f.state();
+      }
+    }
+    String line = worst == State.OK ? summary : worst(out, worst).line() + more(out, worst);
+    return new Verdict(worst, out, line, notes);
+  }
+
+  /**
+   * Whether the standing findings hold {@code f} as named (they hold an unconfirmed one as such).
+   */
+  private static boolean confirmed(Finding f, List<FindingEntry> standing) {
+    return standing.stream()
+        .anyMatch(e -> e.code().equals(f.code()) && e.subject().equals(f.subject()));
+  }
+
+  /** What one round showed, not yet named: its severity, and the pattern as its evidence. */
+  static Finding unattributed(Finding f, FindingActions actions) {
+    return new Finding(
+        "LW-UNATTRIBUTED",
+        f.state(),
+        "pattern: " + f.subject(),
+        "one round: " + f.code() + " " + f.detail() + "; named if the next round shows it too",
+        actions.of("LW-UNATTRIBUTED").map(FindingAction::action).orElse(""));
+  }
+
+  private static Verdict ofResults(
       StatusDocument status,
       Expectations expectations,
       Source source,
@@ -200,7 +278,8 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   j.sizeBytes(),
                   j.value(),
                   row.map(ExpectedFigure::fail).orElse(Double.NaN),
-                  row.map(r -> r.judge(j.value())).orElse(null)));
+                  row.map(r -> r.judge(j.value())).orElse(null),
+                  t.lastRun()));
         }
         if (m instanceof HostCopy h && h.memNode().matches("[0-9]+")) {
           numa.add(
@@ -211,7 +290,8 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                   j.sizeBytes(),
                   j.value(),
                   row.map(ExpectedFigure::fail).orElse(Double.NaN),
-                  row.map(r -> r.judge(j.value())).orElse(null)));
+                  row.map(r -> r.judge(j.value())).orElse(null),
+                  t.lastRun()));
         }
         if (row.isEmpty()) {
           if (name != null && !ExpectedFigures.knows(expected, name)) {
@@ -277,7 +357,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
               + product
               + ": judged on link state, probe health and its own alerts only");
     }
-    withActions(findings, expectations.actions(), status.findings());
+    withActions(findings, expectations.actions(), List.of());
     State state = State.OK;
     for (Finding f : findings) {
       if (f.state().compareTo(state) > 0) {

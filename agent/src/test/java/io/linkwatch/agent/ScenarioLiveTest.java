@@ -176,7 +176,9 @@ class ScenarioLiveTest {
         String first = verdict.get("first_line").asText();
         assertThat(first).as(s.name()).startsWith(s.firstLine());
         assertThat(namedIn(verdict)).as(s.name() + ": " + verdict).isEqualTo(s.named());
-        assertThat(rounds).as(s.name() + ": p2p rounds to name it").isLessThanOrEqualTo(2);
+        // Two rounds name a culprit (the agent confirms a pattern over two); a round under way when
+        // the fault was written measured part of it and counts here as a third.
+        assertThat(rounds).as(s.name() + ": p2p rounds to name it").isLessThanOrEqualTo(3);
         table.add(
             String.format(
                 Locale.ROOT, "| %s | `%s` | %.0f | %.0f s |", s.name(), first, rounds, seconds));

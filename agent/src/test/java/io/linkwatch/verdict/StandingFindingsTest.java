@@ -129,4 +129,63 @@ class StandingFindingsTest {
     standing.observe(verdict(), T0.plusSeconds(40));
     assertThat(standing.observe(verdict(errors()), T0.plusSeconds(50)).get(0).jobs()).isEmpty();
   }
+
+  /** Device 3 slow, named from the round that ended at {@code round}. */
+  static Finding slowInRound(java.time.Instant round) {
+    return slow("all 14 of its pairs low").about(Subsystem.LINKS, 3).inRound(round);
+  }
+
+  /**
+   * A culprit from one round stands as unattributed, however often that round is judged again; the
+   * next round showing it names it, first seen when the pattern was.
+   */
+  @Test
+  void aCulpritIsNamedOnlyOnceASecondRoundShowsIt() {
+    StandingFindings standing = new StandingFindings();
+    java.time.Instant r1 = T0.minusSeconds(1);
+    FindingEntry once = standing.observe(verdict(slowInRound(r1)), T0).get(0);
+    assertThat(once.code()).isEqualTo("LW-UNATTRIBUTED");
+    assertThat(once.subject()).isEqualTo("pattern: device 3");
+    assertThat(once.evidence())
+        .isEqualTo(
+            "one round: LW-DEVICE-SLOW all 14 of its pairs low; named if the next round shows it"
+                + " too");
+    assertThat(once.devices()).isEmpty();
+    // The same round judged again (a passive read moved the store): still one round.
+    assertThat(standing.observe(verdict(slowInRound(r1)), T0.plusSeconds(5)).get(0).code())
+        .isEqualTo("LW-UNATTRIBUTED");
+    FindingEntry named =
+        standing.observe(verdict(slowInRound(T0.plusSeconds(9))), T0.plusSeconds(10)).get(0);
+    assertThat(named.code()).isEqualTo("LW-DEVICE-SLOW");
+    assertThat(named.subject()).isEqualTo("device 3");
+    assertThat(named.firstSeen()).isEqualTo(T0);
+    assertThat(named.devices()).containsExactly(3);
+    // Gone for a round, and back: one round again.
+    standing.observe(verdict(), T0.plusSeconds(20));
+    assertThat(
+            standing
+                .observe(verdict(slowInRound(T0.plusSeconds(29))), T0.plusSeconds(30))
+                .get(0)
+                .code())
+        .isEqualTo("LW-UNATTRIBUTED");
+  }
+
+  /** A counter of one of its devices' links backs a culprit at once. */
+  @Test
+  void aLinkCounterOfTheSameDeviceBacksACulpritAtOnce() {
+    StandingFindings standing = new StandingFindings();
+    Finding crc =
+        new Finding("LW-LINK-ERRORS", State.WARN, "dev3 HCCS link 5 (to 5)", "9 errors/s")
+            .about(Subsystem.LINKS, 3);
+    assertThat(standing.observe(verdict(slowInRound(T0), crc), T0))
+        .extracting(FindingEntry::code)
+        .containsExactly("LW-DEVICE-SLOW", "LW-LINK-ERRORS");
+    // On another device's link it backs nothing.
+    Finding elsewhere =
+        new Finding("LW-LINK-ERRORS", State.WARN, "dev6 HCCS link 5 (to 5)", "9 errors/s")
+            .about(Subsystem.LINKS, 6);
+    assertThat(new StandingFindings().observe(verdict(slowInRound(T0), elsewhere), T0))
+        .extracting(FindingEntry::code)
+        .containsExactly("LW-UNATTRIBUTED", "LW-LINK-ERRORS");
+  }
 }

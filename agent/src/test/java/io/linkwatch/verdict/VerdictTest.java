@@ -190,6 +190,32 @@ class VerdictTest {
         .isEqualTo(State.WARN);
   }
 
+  /**
+   * What {@code status} says of a culprit the agent's standing findings do not hold as named yet:
+   * unattributed, with what was seen; once they hold it, named.
+   */
+  @Test
+  void aCulpritOfOneRoundIsUnattributedUntilTheStandingFindingsNameIt() {
+    java.time.Instant round = java.time.Instant.parse("2026-12-07T01:00:00Z");
+    Verdict.Finding device =
+        new Verdict.Finding("LW-DEVICE-SLOW", State.WARN, "device 3", "all 14 of its pairs low")
+            .about(Subsystem.LINKS, 3)
+            .inRound(round);
+    Verdict results = new Verdict(State.WARN, List.of(device), device.line(), List.of());
+    Verdict once = results.asStanding(List.of(), FindingActions.NONE);
+    assertThat(once.firstLine("WARN"))
+        .isEqualTo(
+            "WARN - pattern: device 3: LW-UNATTRIBUTED one round: LW-DEVICE-SLOW all 14 of i…");
+    StandingFindings standing = new StandingFindings();
+    standing.observe(results, round);
+    List<io.linkwatch.status.FindingEntry> twice =
+        standing.observe(
+            new Verdict(State.WARN, List.of(device.inRound(round.plusSeconds(10))), "", List.of()),
+            round.plusSeconds(10));
+    assertThat(results.asStanding(twice, FindingActions.NONE).firstLine("WARN"))
+        .isEqualTo("WARN - device 3: LW-DEVICE-SLOW all 14 of its pairs low");
+  }
+
   @Test
   void aFigureUnderTheFloorFailsAndOneInTheBandWarns() {
     // 256 MiB on an A3's SIO: seed 000 measured 155.1 GB/s; floor 80 %, warning 90 %.
