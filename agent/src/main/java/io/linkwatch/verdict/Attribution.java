@@ -32,6 +32,16 @@ import java.util.stream.Collectors;
  * device, a symmetric pair the link, the whole matrix the host.
  */
 final class Attribution {
+  /** The codes of the culprits named here. */
+  static final java.util.Set<String> CODES =
+      java.util.Set.of(
+          "LW-DEVICE-SLOW",
+          "LW-LINK-SLOW",
+          "LW-LINK-ONEWAY",
+          "LW-PCIE-SLOW",
+          "LW-NUMA-SLOW",
+          "LW-HOST-WIDE");
+
   /** Figures of a link type and size needed before their median is a reference. */
   static final int MIN_PEERS = 4;
 

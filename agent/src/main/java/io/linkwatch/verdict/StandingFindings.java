@@ -37,10 +37,6 @@ public final class StandingFindings {
   private record Seen(
       Instant first, int count, List<String> jobs, Instant round, boolean confirmed) {}
 
-  /** Findings of a link's own counters or state: what backs a culprit on the same device. */
-  private static final java.util.Set<String> COUNTERS =
-      java.util.Set.of("LW-LINK-DOWN", "LW-LINK-LANES", "LW-LINK-ERRORS", "LW-PCIE-WIDTH");
-
   private final FindingActions actions;
   private final java.util.function.Supplier<List<String>> runningJobs;
   private Map<Key, Seen> seen = new HashMap<>();
@@ -150,9 +146,7 @@ public final class StandingFindings {
 
   /** Whether a finding of a link's own counters or state concerns one of {@code f}'s devices. */
   private static boolean backedByCounter(Verdict.Finding f, Verdict verdict) {
-    return verdict.findings().stream()
-        .filter(g -> COUNTERS.contains(g.code()))
-        .anyMatch(g -> g.scope().devices().stream().anyMatch(f.scope().devices()::contains));
+    return verdict.findings().stream().anyMatch(g -> Verdict.backs(g, f));
   }
 
   /**

@@ -199,6 +199,45 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
   }
 
   /**
+   * The findings of a link's own counters or state: what backs a culprit on the same device, in its
+   * evidence and in the standing findings (named at once, without a second round).
+   */
+  public static final java.util.Set<String> LINK_COUNTERS =
+      java.util.Set.of("LW-LINK-DOWN", "LW-LINK-LANES", "LW-LINK-ERRORS", "LW-PCIE-WIDTH");
+
+  /** Whether {@code counter} is a link counter's finding on one of {@code culprit}'s devices. */
+  static boolean backs(Finding counter, Finding culprit) {
+    return LINK_COUNTERS.contains(counter.code())
+        && counter.scope().devices().stream().anyMatch(culprit.scope().devices()::contains);
+  }
+
+  /**
+   * Each culprit's evidence with the link counters of its devices read in the same window: the
+   * bandwidth figures and the counters of one link together are the finding.
+   */
+  private static void backedByCounters(List<Finding> findings) {
+    findings.replaceAll(
+        f -> {
+          if (!Attribution.CODES.contains(f.code())) {
+            return f;
+          }
+          List<Finding> counters = findings.stream().filter(c -> backs(c, f)).toList();
+          if (counters.isEmpty()) {
+            return f;
+          }
+          String more = counters.size() > 1 ? " (+" + (counters.size() - 1) + " more)" : "";
+          return new Finding(
+              f.code(),
+              f.state(),
+              f.subject(),
+              f.detail() + "; backed by " + counters.get(0).line() + more,
+              f.action(),
+              f.scope(),
+              f.round());
+        });
+  }
+
+  /**
    * Whether the standing findings hold {@code f} as named (they hold an unconfirmed one as such).
    */
   private static boolean confirmed(Finding f, List<FindingEntry> standing) {
@@ -348,6 +387,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                     + (count == 1 ? " link" : " links")
                     + " inactive by design, not judged: "
                     + row.describe()));
+    backedByCounters(findings);
     status.peerSection().ifPresent(p -> peers(p, findings, notes));
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);

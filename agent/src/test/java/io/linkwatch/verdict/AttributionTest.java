@@ -306,4 +306,34 @@ class AttributionTest {
         .map(Finding::subject)
         .toList();
   }
+
+  /** A culprit's evidence quotes the counters of its devices' links read in the same window. */
+  @Test
+  void aCulpritQuotesTheLinkCountersOfItsDevices() throws Exception {
+    com.google.gson.JsonObject doc =
+        com.google.gson.JsonParser.parseString(
+                io.linkwatch.status.StatusCodec.encode(
+                    round((s, d) -> s == 3 || d == 3 ? 0.5 * LINK : LINK)))
+            .getAsJsonObject();
+    doc.add(
+        "passive",
+        com.google.gson.JsonParser.parseString(
+            """
+            {"devices": [{"source": "dcmi", "device": 3, "result": "success", "links": [
+              {"link": "5", "link_type": "HCCS", "peer": "5", "up": true,
+               "errors": {"crc": 900}, "errors_per_second": 9.0}]}]}
+            """));
+    Verdict v = Verdict.judge(io.linkwatch.status.StatusCodec.read(doc.toString()), ROW);
+    Finding device = culprits(v).get(0);
+    assertThat(device.subject()).isEqualTo("device 3");
+    assertThat(device.detail())
+        .endsWith(
+            "; backed by dev3 HCCS link 5 (to 5): LW-LINK-ERRORS 9.0 errors/s, threshold 1/s");
+    // Without the counters, the figures alone.
+    assertThat(
+            culprits(Verdict.judge(round((s, d) -> s == 3 || d == 3 ? 0.5 * LINK : LINK), ROW))
+                .get(0)
+                .detail())
+        .doesNotContain("backed by");
+  }
 }
