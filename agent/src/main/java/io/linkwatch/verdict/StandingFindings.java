@@ -90,7 +90,9 @@ public final class StandingFindings {
               ? new Seen(now, 1, runningJobs.get(), f.round(), confirmed)
               : new Seen(
                   before.first(), before.count() + 1, before.jobs(), before.round(), confirmed);
-      if (before == null) {
+      if (confirmed && (before == null || !before.confirmed())) {
+        // An appearance counts once it is named: a pattern of one round that the next did not
+        // show again (a run that missed its deadline on a loaded host) repeats nothing.
         appearances.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(now);
       }
       next.put(key, standing);

@@ -188,4 +188,40 @@ class StandingFindingsTest {
         .extracting(FindingEntry::code)
         .containsExactly("LW-UNATTRIBUTED", "LW-LINK-ERRORS");
   }
+
+  /**
+   * A pattern one round shows and the next does not (a missed run) is no appearance: only named
+   * appearances escalate. Counted from unconfirmed rounds, the second naming below would escalate.
+   */
+  @Test
+  void onlyNamedAppearancesCountAsRepeats() {
+    FindingActions twice =
+        new FindingActions(
+            List.of(
+                new FindingAction(
+                    "LW-DEVICE-SLOW",
+                    "reset it",
+                    java.util.Optional.of(
+                        new FindingAction.Escalation(
+                            2, java.time.Duration.ofHours(1), State.FAIL, "replace it")),
+                    "test")));
+    StandingFindings standing = new StandingFindings(twice);
+    // One round, then a round without it, then two rounds: named once.
+    standing.observe(verdict(slowInRound(T0)), T0);
+    standing.observe(verdict(), T0.plusSeconds(10));
+    standing.observe(verdict(slowInRound(T0.plusSeconds(20))), T0.plusSeconds(20));
+    FindingEntry named =
+        standing.observe(verdict(slowInRound(T0.plusSeconds(30))), T0.plusSeconds(30)).get(0);
+    assertThat(named.code()).isEqualTo("LW-DEVICE-SLOW");
+    assertThat(named.repeats()).isEqualTo(1);
+    assertThat(named.escalated()).isFalse();
+    // Gone, and named again: the second appearance escalates.
+    standing.observe(verdict(), T0.plusSeconds(40));
+    standing.observe(verdict(slowInRound(T0.plusSeconds(50))), T0.plusSeconds(50));
+    FindingEntry again =
+        standing.observe(verdict(slowInRound(T0.plusSeconds(60))), T0.plusSeconds(60)).get(0);
+    assertThat(again.repeats()).isEqualTo(2);
+    assertThat(again.escalated()).isTrue();
+    assertThat(again.action()).isEqualTo("replace it");
+  }
 }
