@@ -170,7 +170,7 @@ class ScenarioLiveTest {
         double before = rounds(agent.metrics());
         long started = System.nanoTime();
         agent.faults(s.faults());
-        JsonNode verdict = await(url, s.firstLine(), Duration.ofSeconds(60));
+        JsonNode verdict = await(url, s.firstLine(), Duration.ofSeconds(120));
         double seconds = (System.nanoTime() - started) / 1e9;
         double rounds = rounds(agent.metrics()) - before;
         String first = verdict.get("first_line").asText();
