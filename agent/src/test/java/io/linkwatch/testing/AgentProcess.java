@@ -322,7 +322,21 @@ public final class AgentProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    List<ProcessHandle> children = process.descendants().toList();
+    children.forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
+    // Gone before the test's directory is deleted: a process still dying can write into it.
+    awaitExit(process.toHandle());
+    children.forEach(AgentProcess::awaitExit);
+  }
+
+  private static void awaitExit(ProcessHandle p) {
+    try {
+      p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // A process that outlives 10 s after SIGKILL is the kernel's business; the test goes on.
+    }
   }
 }

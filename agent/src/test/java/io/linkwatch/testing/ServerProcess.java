@@ -116,6 +116,8 @@ final class ServerProcess implements AutoCloseable {
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly();
+        // Gone before the test's directory is deleted: a server still dying can write into it.
+        process.waitFor(10, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       process.destroyForcibly();
