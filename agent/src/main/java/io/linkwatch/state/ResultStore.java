@@ -15,9 +15,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -108,8 +110,19 @@ public final class ResultStore {
     runningJobs = List.copyOf(jobs);
   }
 
+  /**
+   * The jobs running now: the Slurm jobs whose prolog's check kept a record and whose epilog has
+   * not run, then the pods the kubelet said hold a device the last check found busy ({@code pod
+   * NAMESPACE/NAME}, as {@link #holders} gives them: never from an answer older than the check).
+   */
   public synchronized List<String> runningJobs() {
-    return runningJobs;
+    Set<String> jobs = new LinkedHashSet<>(runningJobs);
+    for (Check c : devices.values()) {
+      for (DeviceHolder h : holders(c.activity())) {
+        jobs.add("pod " + h.namespace() + "/" + h.pod());
+      }
+    }
+    return List.copyOf(jobs);
   }
 
   /**

@@ -23,8 +23,9 @@ import java.time.Instant;
  * @param subsystem the part of the devices it concerns ({@code links}, {@code pcie}, {@code
  *     host_transfer}, {@code nic}); empty for a finding about no device (the host, a probe)
  * @param devices the devices it concerns, ascending; empty for none
- * @param jobs the jobs running when it appeared (their prologs had kept a record and their epilogs
- *     had not, {@code check --job}); empty for none
+ * @param jobs the jobs running when it appeared: Slurm jobs (their prologs had kept a record and
+ *     their epilogs had not, {@code check --job}), then pods that held a busy device ({@code pod
+ *     NAMESPACE/NAME}, from the kubelet); empty for none
  */
 public record FindingEntry(
     String code,

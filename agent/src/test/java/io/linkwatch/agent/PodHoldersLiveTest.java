@@ -2,6 +2,7 @@ package io.linkwatch.agent;
 
 import static io.linkwatch.testing.FakeKubelet.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
@@ -44,6 +45,9 @@ class PodHoldersLiveTest {
             + socket
             + "\n  pod_resources_timeout: 1s\n"
             + """
+            passive:
+              interval: 2s
+              deadline: 1s
             probes:
               topology:
                 every: 60s
@@ -90,6 +94,32 @@ class PodHoldersLiveTest {
                     .containsExactly("ml", "train-0", "trainer");
               });
       assertThat(status.at("/pod_resources/result").asText()).isEqualTo("success");
+
+      if (face == SimFace.ASCEND) {
+        // A finding that appears while the pod holds its device names the pod as the job that
+        // saw it (the naming is the store's, whatever the face).
+        agent.faults("busy 1 pid 4242 util 80", "sio 0 crc-rx 50");
+        JsonNode[] finding = new JsonNode[1];
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(500))
+            .until(
+                () -> {
+                  JsonNode now = JsonTrees.MAPPER.readTree(agent.get("/api/v1/status").body());
+                  for (JsonNode f : now.path("findings")) {
+                    if (f.path("code").asText().equals("LW-LINK-ERRORS")) {
+                      finding[0] = f;
+                      return true;
+                    }
+                  }
+                  return false;
+                });
+        assertThat(finding[0].get("jobs"))
+            .as("the jobs of %s", finding[0])
+            .extracting(JsonNode::asText)
+            .contains("pod ml/train-0");
+        agent.faults("busy 1 pid 4242 util 80");
+      }
 
       // The job ends: the next check finds the device idle and its pod's series are gone.
       agent.faults();

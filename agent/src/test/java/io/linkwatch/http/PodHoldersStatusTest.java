@@ -82,9 +82,14 @@ class PodHoldersStatusTest {
                   "resource", "huawei.com/Ascend910",
                   "device_id", "Ascend910-5"));
       assertThat(status.getJsonObject("pod_resources").getString("result")).isEqualTo("success");
+      // The pod is a job running now, after the Slurm jobs the prologs recorded: a finding that
+      // appears names it.
+      store.recordRunningJobs(List.of("4711"));
+      assertThat(store.runningJobs()).containsExactly("4711", "pod ml/train-0");
 
       // The device is free again: its pod's series are gone, and no lookup was needed for it.
       store.record(checked(false));
+      assertThat(store.runningJobs()).as("no pod holds a busy device").containsExactly("4711");
       String after = served.get("/metrics");
       assertThat(after)
           .contains("linkwatch_device_busy{device=\"1\"} 0.0")
