@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code linkwatch check --level quick} names the culprit on its first line, as a job's prolog
  * reads it: on the eight-device HCCS sim with the operator's row for the product (so a culprit
  * fails, exit 1), a slow device, one direction of a link, two devices slow to all outside their
- * PCIe switch (the tree read from a fixture sysfs), then a healthy host.
+ * PCIe switch (the tree read from a fixture sysfs), one link slow both ways, every link slow (the
+ * host), then a healthy host.
  */
 class CulpritCheckLiveTest {
   static final Path HCCS_PROFILE =
@@ -89,6 +90,24 @@ class CulpritCheckLiveTest {
     assertThat(pcie.exit()).as(pcie.out() + pcie.err()).isEqualTo(1);
     assertThat(pcie.out())
         .startsWith("FAIL - pcie " + ScenarioLiveTest.SWITCH + ": LW-PCIE-SLOW devices 2, 3");
+
+    // One link slow both ways, then every link slow: the link, then the host, not a device.
+    SimControl.write(control, "link 2 5 scale 0.5", "link 5 2 scale 0.5");
+    JavaProcess.Result bothWays = check(config, control);
+    assertThat(bothWays.exit()).as(bothWays.out() + bothWays.err()).isEqualTo(1);
+    assertThat(bothWays.out()).startsWith("FAIL - link 2<->5: LW-LINK-SLOW both directions low");
+    List<String> everyLink = new ArrayList<>();
+    for (int s = 0; s < 8; s++) {
+      for (int d = 0; d < 8; d++) {
+        if (s != d) {
+          everyLink.add("link " + s + " " + d + " scale 0.5");
+        }
+      }
+    }
+    SimControl.write(control, everyLink.toArray(String[]::new));
+    JavaProcess.Result hostWide = check(config, control);
+    assertThat(hostWide.exit()).as(hostWide.out() + hostWide.err()).isEqualTo(1);
+    assertThat(hostWide.out()).startsWith("FAIL - host: LW-HOST-WIDE all 56 pairs low");
 
     Files.delete(control);
     JavaProcess.Result ok = check(config, control);
