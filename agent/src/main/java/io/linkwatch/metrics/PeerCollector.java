@@ -163,7 +163,9 @@ public final class PeerCollector implements MultiCollector {
         f.gauge(
             SUSPECT,
             "1 for each member this host's probes blame: itself (kind=self) when most of its peers"
-                + " failed, else each peer that failed while others answered (kind=peer).",
+                + " failed, else each switch every path through which failed (kind=tor, its name"
+                + " as suspect_host) and each other peer that failed while others answered"
+                + " (kind=peer).",
             null);
     for (Suspect x : s.suspects()) {
       suspect.add(

@@ -388,7 +388,14 @@ public final class PeerProber implements AutoCloseable {
         meter.lastHour(),
         List.copyOf(shown),
         List.copyOf(window),
-        me == null ? List.of() : PeerFindings.judge(me.host(), selfNic, window),
+        me == null
+            ? List.of()
+            : PeerFindings.judge(
+                me.host(),
+                selfNic,
+                me.tor(),
+                window,
+                peer -> listed.containsKey(peer) ? listed.get(peer).tor() : null),
         probeCounts,
         membership.lastError(),
         membership.failures(),

@@ -484,8 +484,8 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
 
   /**
    * The probes between servers: this host named by its own evidence is a finding (its side of every
-   * path fails: keep it out of multi-node jobs); a peer it names is a note, never this host's
-   * fault, so a healthy host is not drained for a neighbour's NIC.
+   * path fails: keep it out of multi-node jobs); a peer or switch it names is a note, never this
+   * host's fault, so a healthy host is not drained for a neighbour's NIC or another rack's switch.
    */
   private static void peers(
       io.linkwatch.status.PeerSection p, List<Finding> findings, List<String> notes) {
@@ -498,7 +498,8 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 "network" + (s.nic() == null ? "" : " " + s.nic()),
                 s.evidence()));
       } else {
-        notes.add("peer " + s.host() + ": " + s.evidence());
+        // A switch every path through which failed is named as it, once, not as its hosts.
+        notes.add((s.kind().equals("tor") ? "switch " : "peer ") + s.host() + ": " + s.evidence());
       }
     }
   }

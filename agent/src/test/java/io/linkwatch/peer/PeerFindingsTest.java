@@ -141,6 +141,96 @@ class PeerFindingsTest {
         .containsExactly("self a:10187 unreachable");
   }
 
+  /** Peers b, c, d under switch t2; e, f under t3; this host and g under t1. */
+  private static String torOf(String peer) {
+    return switch (peer.substring(0, 1)) {
+      case "b", "c", "d" -> "t2";
+      case "e", "f" -> "t3";
+      case "g" -> "t1";
+      default -> null;
+    };
+  }
+
+  private static List<PathResult> switchDown(PathVerdict v) {
+    return List.of(
+        result("b:10187", v, 2),
+        result("c:10187", v, 1),
+        result("d:10187", v, 2),
+        result("e:10187", PathVerdict.OK, -1),
+        result("f:10187", PathVerdict.OK, -1),
+        result("g:10187", PathVerdict.OK, -1));
+  }
+
+  @Test
+  void everyPathThroughOneSwitchFailingNamesTheSwitchOnceAndNotItsHosts() {
+    List<Suspect> s =
+        PeerFindings.judge(
+            SELF, "eth0", "t1", switchDown(PathVerdict.UNREACHABLE), PeerFindingsTest::torOf);
+    assertThat(named(s)).containsExactly("tor t2 unreachable");
+    assertThat(s.get(0).evidence())
+        .isEqualTo("all 3 peers under it failed (unreachable) while 3 peers elsewhere answered");
+    // Without the members' switches, and with five newer passes elsewhere (so that this host's
+    // own side is not in doubt), the failures name each host under it instead.
+    List<PathResult> more = new ArrayList<>(switchDown(PathVerdict.UNREACHABLE).subList(0, 3));
+    for (String p : List.of("e", "f", "g", "h", "i")) {
+      more.add(result(p + ":10187", PathVerdict.OK, -1, Instant.EPOCH.plusSeconds(60)));
+    }
+    assertThat(named(PeerFindings.judge(SELF, "eth0", more)))
+        .containsExactly(
+            "peer b:10187 unreachable", "peer c:10187 unreachable", "peer d:10187 unreachable");
+    assertThat(named(PeerFindings.judge(SELF, "eth0", "t1", more, PeerFindingsTest::torOf)))
+        .containsExactly("tor t2 unreachable");
+  }
+
+  @Test
+  void aSwitchDownIsNoEvidenceAgainstThisHostsOwnSide() {
+    // Of the latest five, three went to the switch that is down: a majority, which without the
+    // switches known reads as this host's own side failing.
+    List<PathResult> window = new ArrayList<>(switchDown(PathVerdict.LOSSY).subList(0, 4));
+    window.add(result("g:10187", PathVerdict.OK, -1));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", window)))
+        .containsExactly("self a:10187 lossy");
+    assertThat(named(PeerFindings.judge(SELF, "eth0", "t1", window, PeerFindingsTest::torOf)))
+        .containsExactly("tor t2 lossy");
+  }
+
+  @Test
+  void aSwitchIsNotNamedOnOnePathOnAPartialFailureOrWhenNothingElsePassed() {
+    // One member under it in the evidence: that host, not its switch.
+    List<PathResult> one =
+        List.of(
+            result("b:10187", PathVerdict.UNREACHABLE, 2),
+            result("e:10187", PathVerdict.OK, -1),
+            result("f:10187", PathVerdict.OK, -1));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", "t1", one, PeerFindingsTest::torOf)))
+        .containsExactly("peer b:10187 unreachable");
+    // One of its members answers: not the switch.
+    List<PathResult> partial = new ArrayList<>(switchDown(PathVerdict.UNREACHABLE));
+    partial.set(2, result("d:10187", PathVerdict.OK, -1));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", "t1", partial, PeerFindingsTest::torOf)))
+        .containsExactly("peer b:10187 unreachable", "peer c:10187 unreachable");
+    // Nothing passed anywhere: this host's own side, never a switch.
+    List<PathResult> allDown =
+        List.of(
+            result("b:10187", PathVerdict.UNREACHABLE, 0),
+            result("c:10187", PathVerdict.UNREACHABLE, 0),
+            result("e:10187", PathVerdict.UNREACHABLE, 0));
+    assertThat(named(PeerFindings.judge(SELF, "eth0", "t1", allDown, PeerFindingsTest::torOf)))
+        .containsExactly("self a:10187 unreachable");
+    // Its own switch is never named from here: its failure is this host's own side.
+    List<PathResult> ownDown =
+        List.of(
+            result("g:10187", PathVerdict.UNREACHABLE, 1),
+            result("h:10187", PathVerdict.UNREACHABLE, 1),
+            result("e:10187", PathVerdict.OK, -1));
+    assertThat(
+            named(
+                PeerFindings.judge(
+                    SELF, "eth0", "t1", ownDown, p -> p.startsWith("e") ? "t3" : "t1")))
+        .doesNotContain("tor t1 unreachable")
+        .containsExactly("self a:10187 unreachable");
+  }
+
   @Test
   void nothingFailedNamesNobody() {
     assertThat(PeerFindings.judge(SELF, "eth0", List.of(result("b:10187", PathVerdict.OK, -1))))

@@ -57,8 +57,9 @@ class VerdictTest {
 
   /**
    * Probes between servers: this host naming its own side fails it (keep it out of multi-node
-   * jobs); a peer it names is a note and leaves it OK, so a healthy host is not drained for a
-   * neighbour's NIC. The section is read back through the document's codec.
+   * jobs); a peer or switch it names is a note and leaves it OK, so a healthy host is not drained
+   * for a neighbour's NIC or another rack's switch. The section is read back through the document's
+   * codec.
    */
   @Test
   void thisHostsOwnNetworkFailsItAndAPeerItNamesIsANote() {
@@ -72,12 +73,17 @@ class VerdictTest {
              "agent_down": 0}, "membership_error": null,
              "suspects": [{"kind": "peer", "host": "n-05:10187", "nic": null,
                "verdict": "unreachable",
-               "evidence": "unreachable from here while 4 other peers answered"}]}
+               "evidence": "unreachable from here while 4 other peers answered"},
+              {"kind": "tor", "host": "rack-07", "nic": null, "verdict": "unreachable",
+               "evidence": "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered"}]}
             """));
     Verdict v = judge(status);
     assertThat(v.state()).isEqualTo(State.OK);
     assertThat(v.notes())
-        .containsExactly("peer n-05:10187: unreachable from here while 4 other peers answered");
+        .containsExactly(
+            "peer n-05:10187: unreachable from here while 4 other peers answered",
+            "switch rack-07: all 3 peers under it failed (unreachable) while 4 peers elsewhere"
+                + " answered");
 
     status
         .getAsJsonObject("peers")
