@@ -38,7 +38,7 @@ class StatusPageBrowserTest {
           """
           busy: {retry: 2s}
           probes:
-            p2p: {every: 4s, deadline: 15s, sizes: [64MiB], warmup: 1, iterations: 3}
+            p2p: {every: 8s, deadline: 7s, sizes: [64MiB], warmup: 1, iterations: 3}
             topology: {every: 60s, deadline: 30s}
           """);
 
