@@ -15,11 +15,15 @@ import io.linkwatch.http.StatusPageModel.LinkRow;
 import io.linkwatch.http.StatusPageModel.Links;
 import io.linkwatch.http.StatusPageModel.NicPortRow;
 import io.linkwatch.http.StatusPageModel.NicPorts;
+import io.linkwatch.http.StatusPageModel.PeerCount;
+import io.linkwatch.http.StatusPageModel.PeerSuspect;
+import io.linkwatch.http.StatusPageModel.Peers;
 import io.linkwatch.passive.LinkState;
 import io.linkwatch.probe.result.DeviceInfo;
 import io.linkwatch.probe.result.LocalCopy;
 import io.linkwatch.status.DeviceEntry;
 import io.linkwatch.status.PassiveSection;
+import io.linkwatch.status.PeerSection;
 import io.linkwatch.status.StatusDocument;
 import io.linkwatch.status.TargetEntry;
 import java.time.Instant;
@@ -188,6 +192,45 @@ final class StateTables {
               parts.isEmpty() ? "none" : String.join(", ", parts)));
     }
     return new NicPorts(rows);
+  }
+
+  /** The probes between servers as this host sees them; null without a {@code peers:} source. */
+  static Peers peers(StatusDocument status) {
+    PeerSection p = status.peers();
+    if (p == null) {
+      return null;
+    }
+    String summary =
+        p.members()
+            + " members from "
+            + p.source()
+            + (p.self() == null
+                ? "; this host is not among them, so it probes nobody"
+                : "; this host is " + p.self())
+            + (p.roundSeconds() == null
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "; a round every %.0f s, every pair met within %.0f s",
+                    p.roundSeconds(),
+                    p.coverSeconds()));
+    List<PeerCount> counts = new ArrayList<>();
+    p.paths()
+        .forEach(
+            (verdict, n) ->
+                counts.add(
+                    new PeerCount(verdict, n, n == 0 ? "" : verdict.equals("ok") ? "ok" : "low")));
+    List<PeerSuspect> suspects = new ArrayList<>();
+    for (PeerSection.Suspect x : p.suspects()) {
+      String kind =
+          switch (x.kind()) {
+            case "self" -> "this host";
+            case "tor" -> "switch";
+            default -> "peer";
+          };
+      suspects.add(new PeerSuspect(kind, x.host(), string(x.nic()), x.verdict(), x.evidence()));
+    }
+    return new Peers(summary, counts, suspects, !suspects.isEmpty(), p.membershipError());
   }
 
   /** Every target's last run and next one, and the probes that do not apply here. */

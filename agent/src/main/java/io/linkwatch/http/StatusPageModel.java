@@ -26,6 +26,7 @@ final class StatusPageModel {
       Devices devices,
       Links links,
       NicPorts nicPorts,
+      Peers peers,
       Health health) {}
 
   /**
@@ -135,6 +136,27 @@ final class StatusPageModel {
       boolean busy,
       String reasons,
       String checkedBy) {}
+
+  /**
+   * {@code peers.mustache}: the probes between servers, as this host sees them.
+   *
+   * @param summary where the members came from, this host among them, the round and the cover
+   * @param counts peers by the verdict of their latest probe within the cover period
+   * @param suspects whom this host's evidence names: itself, a switch or a peer
+   * @param membershipError why the last membership read failed; null when it did not
+   */
+  record Peers(
+      String summary,
+      List<PeerCount> counts,
+      List<PeerSuspect> suspects,
+      boolean anySuspect,
+      String membershipError) {}
+
+  /** {@code css}: the cell colour of a verdict with peers in it ({@code ok} or {@code low}). */
+  record PeerCount(String verdict, int peers, String css) {}
+
+  /** {@code kind}: {@code this host}, {@code switch} or {@code peer}. */
+  record PeerSuspect(String kind, String name, String nic, String verdict, String evidence) {}
 
   /** {@code nic-ports.mustache}. */
   record NicPorts(List<NicPortRow> rows) {}

@@ -36,8 +36,9 @@ public record PeerSection(
   /**
    * One member named.
    *
-   * @param kind {@code self} (this host's own side) or {@code peer}
-   * @param host the member
+   * @param kind {@code self} (this host's own side), {@code peer}, or {@code tor} (a switch every
+   *     path through which failed)
+   * @param host the member, or for {@code tor} the switch's name
    * @param nic its interface, where known
    * @param verdict {@code lossy}, {@code unreachable} or {@code agent_down}
    * @param evidence what the naming rests on, e.g. {@code 3 of 5 peers failed (lossy)}

@@ -104,6 +104,12 @@ class PeerNetnsLiveTest {
           Duration.ofSeconds((long) (3 * cover)),
           i -> verdicts(i, "ok") == HOSTS - 1);
       assertThat(suspects(allHosts())).as("suspects while healthy").isEmpty();
+      // The status page's section says the same.
+      assertThat(agents.get(3).get("/").body())
+          .contains("Paths to other servers")
+          .contains("6 members from http_sd; this host is " + member(3))
+          .contains("<tr data-verdict=\"ok\"><td>ok<td class=\"cell ok\">5</tr>")
+          .contains("This host's probes name nobody");
       double hours = (System.nanoTime() - born) / 3.6e12;
       for (int i = 0; i < HOSTS; i++) {
         String m = agents.get(i).metrics();
@@ -163,6 +169,7 @@ class PeerNetnsLiveTest {
           .startsWith("FAIL - network eth0: LW-PEER-NIC ");
       agents.get(2).awaitMetrics(Duration.ofSeconds(30), "linkwatch_finding{code=\"LW-PEER-NIC\"");
       assertThat(agents.get(2).get("/api/v1/status").body()).contains("\"kind\": \"self\"");
+      assertThat(agents.get(2).get("/").body()).contains("<tr data-kind=\"this host\">");
       assertThat(StatusLine.of("http://" + member(0))).doesNotContain("LW-PEER");
       // linkwatch check on host 2 measures its devices and takes the agent's evidence between
       // servers: a prolog there keeps the host out of the job.

@@ -39,6 +39,57 @@ class StatusPageTest {
             5);
   }
 
+  /**
+   * The probes between servers have a section of their own: whence the members, the peers by
+   * verdict, and whom this host's evidence names (a switch here: a note, not this host's fault).
+   * Without a {@code peers:} source there is no section.
+   */
+  @Test
+  void thePathsToOtherServersShowThePeersByVerdictAndWhomThisHostNames() {
+    p2p(150);
+    assertThat(render()).doesNotContain("Paths to other servers");
+    Map<String, Integer> paths = new java.util.LinkedHashMap<>();
+    paths.put("ok", 4);
+    paths.put("lossy", 0);
+    paths.put("unreachable", 3);
+    paths.put("agent_down", 0);
+    paths.put("udp_blocked", 0);
+    var peers =
+        new io.linkwatch.status.PeerSection(
+            "static",
+            8,
+            "n-01:10187",
+            60.0,
+            420.0,
+            paths,
+            List.of(
+                new io.linkwatch.status.PeerSection.Suspect(
+                    "tor",
+                    "rack-07",
+                    null,
+                    "unreachable",
+                    "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered")),
+            null);
+    String page =
+        new StatusPage(Expectations.of(List.of()))
+            .render(
+                io.linkwatch.state.StatusDocuments.of(store, null, Map.of()).withPeers(peers),
+                history,
+                clock.instant(),
+                5);
+    assertThat(page)
+        .contains(
+            "8 members from static; this host is n-01:10187; a round every 60 s, every pair met"
+                + " within 420 s")
+        .contains("<tr data-verdict=\"unreachable\"><td>unreachable<td class=\"cell low\">3</tr>")
+        .contains("<tr data-verdict=\"ok\"><td>ok<td class=\"cell ok\">4</tr>")
+        .contains(
+            "<tr data-kind=\"switch\"><td>switch<td>rack-07<td><td class=\"cell low\">unreachable"
+                + "<td>all 3 peers under it failed (unreachable) while 4 peers elsewhere"
+                + " answered</tr>")
+        .doesNotContain("This host's probes name nobody");
+  }
+
   /** The p2p cell 0->1: its state, its title and the series its chart is drawn from. */
   static List<String> cell(String page) {
     Matcher m =
