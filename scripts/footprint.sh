@@ -4,8 +4,10 @@
 # systemd/linkwatch.default's JVM options and MALLOC_ARENA_MAX, the shipped systemd/linkwatch.yaml
 # with passive watching on, class archives from an unmeasured first start), every probe's first
 # run, then SCRAPES scrapes of /metrics. Prints per face: the agent's RSS, the passive watcher's,
-# their sum, and their PSS summed (pages the two share, the JVM's own library and class archive
-# among them, counted once: what the host really pays), with the largest probe worker seen.
+# their sum, each one's PSS and the PSS summed (pages the two share, the JVM's own library and
+# class archive among them, counted once: what the host really pays). Probe workers are not
+# resident: each lives for its run (and on the sim holds the device memory it allocates in host
+# RAM, which a real device keeps on the card), so they are left out.
 # Needs: agent/target/linkwatch.jar (mvn package), curl, python3. Builds nothing.
 # Usage: scripts/footprint.sh [SCRAPES (2000)]
 set -euo pipefail
@@ -44,8 +46,8 @@ all_probes_ran() {
       END {n = 0; for (p in ran) n++; m = 0; for (p in all) m++; exit !(m > 0 && n == m)}'
 }
 
-echo "| sim face | agent RSS | watcher RSS | agent + watcher RSS | agent + watcher PSS | largest worker RSS |"
-echo "|---|---|---|---|---|---|"
+echo "| sim face | agent RSS | watcher RSS | agent + watcher RSS | agent PSS | watcher PSS | agent + watcher PSS |"
+echo "|---|---|---|---|---|---|---|"
 for profile in "" native/profiles/8x910b-hccs.profile; do
   name=${profile:+8 x 910B}
   export LINKWATCH_SIM_PROFILE=${profile:+$PWD/$profile}
@@ -56,16 +58,7 @@ for profile in "" native/profiles/8x910b-hccs.profile; do
   for _ in $(seq 1 600); do all_probes_ran && break; sleep 0.2; done
   kill "$agent"; wait "$agent" 2>/dev/null || true
   start_agent
-  worker_max=0
-  for _ in $(seq 1 900); do
-    for w in $(pgrep -P "$agent" || true); do
-      r=$(kib "$w" VmRSS)
-      [ "${r:-0}" -gt "$worker_max" ] && ! tr '\0' ' ' 2>/dev/null <"/proc/$w/cmdline" | grep -q WatcherMain &&
-        worker_max=$r
-    done
-    all_probes_ran && break
-    sleep 0.2
-  done
+  for _ in $(seq 1 900); do all_probes_ran && break; sleep 0.2; done
   all_probes_ran || { echo "footprint: not every probe ran within 180 s; see $dir/agent.log" >&2; exit 1; }
   for _ in $(seq 1 "$scrapes"); do curl -fs -o /dev/null "http://127.0.0.1:$port/metrics"; done
   # Between probe runs: no worker but the watcher (a run's worker is not what stays resident).
@@ -76,11 +69,11 @@ for profile in "" native/profiles/8x910b-hccs.profile; do
   w=$(watcher_of "$agent")
   [ -n "$w" ] || { echo "footprint: no passive watcher runs; see $dir/agent.log" >&2; exit 1; }
   python3 - "${name:-A3 (2 dies)}" "$(kib "$agent" VmRSS)" "$(kib "$w" VmRSS)" "$(pss "$agent")" \
-    "$(pss "$w")" "$worker_max" <<'PY'
+    "$(pss "$w")" <<'PY'
 import sys
-name, a, w, pa, pw, worker = sys.argv[1], *map(int, sys.argv[2:])
+name, a, w, pa, pw = sys.argv[1], *map(int, sys.argv[2:])
 m = lambda k: f"{k / 1024:.1f} MiB"
-print(f"| {name} | {m(a)} | {m(w)} | {m(a + w)} | {m(pa + pw)} | {m(worker)} |")
+print(f"| {name} | {m(a)} | {m(w)} | {m(a + w)} | {m(pa)} | {m(pw)} | {m(pa + pw)} |")
 PY
   kill "$agent"; wait "$agent" 2>/dev/null || true
   agent=""
