@@ -388,7 +388,9 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                     + " inactive by design, not judged: "
                     + row.describe()));
     backedByCounters(findings);
-    status.peerSection().ifPresent(p -> peers(p, findings, notes));
+    status
+        .peerSection()
+        .ifPresent(p -> peers(p, status.passiveSection().orElse(null), findings, notes));
     // After the figures' own findings: a hung call explains why no time was left, not the reverse.
     findings.addAll(more);
     for (String product : unknownProducts) {
@@ -488,7 +490,10 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
    * host's fault, so a healthy host is not drained for a neighbour's NIC or another rack's switch.
    */
   private static void peers(
-      io.linkwatch.status.PeerSection p, List<Finding> findings, List<String> notes) {
+      io.linkwatch.status.PeerSection p,
+      PassiveSection passive,
+      List<Finding> findings,
+      List<String> notes) {
     for (io.linkwatch.status.PeerSection.Suspect s : p.suspects()) {
       if (s.kind().equals("self")) {
         findings.add(
@@ -496,12 +501,50 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 "LW-PEER-NIC",
                 State.FAIL,
                 "network" + (s.nic() == null ? "" : " " + s.nic()),
-                s.evidence()));
+                s.evidence() + portEvidence(passive, s.nic())));
       } else {
         // A switch every path through which failed is named as it, once, not as its hosts.
         notes.add((s.kind().equals("tor") ? "switch " : "peer ") + s.host() + ": " + s.evidence());
       }
     }
+  }
+
+  /**
+   * What the port readers say of the interface this host's probes leave by ({@code ; port nic npu0
+   * port 0: up, 400 Gb/s, counters roce_rx_err_pkt 12, switch leaf-3 port Ethernet1/7}), matched by
+   * its netdev or adapter name: the counters and the switch port beside the paths' failures are one
+   * finding. Empty where no reader knows that interface.
+   */
+  static String portEvidence(PassiveSection passive, String nic) {
+    if (passive == null || nic == null) {
+      return "";
+    }
+    for (PassiveSection.NicEntry n : passive.nicPorts()) {
+      if (nic.equals(n.netdev()) || nic.equals(n.nic())) {
+        List<String> parts = new ArrayList<>();
+        parts.add(n.up() ? "up" : "down (" + n.state() + ")");
+        if (n.speedBitsPerSecond() != null) {
+          parts.add(ExpectedPorts.formatSpeed(n.speedBitsPerSecond()));
+        }
+        List<String> counted = new ArrayList<>();
+        n.errors()
+            .forEach(
+                (k, v) -> {
+                  if (v > 0) {
+                    counted.add(k + " " + v);
+                  }
+                });
+        if (!counted.isEmpty()) {
+          parts.add("counters " + String.join(", ", counted));
+        }
+        if (n.lldpSystem() != null) {
+          parts.add(
+              "switch " + n.lldpSystem() + (n.lldpPort() == null ? "" : " port " + n.lldpPort()));
+        }
+        return "; port " + n.subject() + ": " + String.join(", ", parts);
+      }
+    }
+    return "";
   }
 
   /** Link state and read health from the passive section; returns the links seen. */

@@ -98,6 +98,30 @@ class VerdictTest {
     assertThat(v.state()).isEqualTo(State.FAIL);
     assertThat(v.firstLine("FAIL"))
         .isEqualTo("FAIL - network eth0: LW-PEER-NIC 4 of 5 peers failed (lossy)");
+
+    // The port readers know that interface: its counters and switch port join the finding.
+    status
+        .getAsJsonObject("passive")
+        .add(
+            "nic_ports",
+            JsonParser.parseString(
+                """
+                [{"source": "infiniband", "nic": "mlx5_0", "port": 1, "link_layer": "Ethernet",
+                  "state": "ACTIVE", "up": true, "was_up": true, "speed_bits_per_second": 4.0E11,
+                  "errors": {"port_rcv_errors": 0, "symbol_error": 37}, "netdev": "eth0",
+                  "lldp_system": "leaf-3", "lldp_port": "Ethernet1/7"},
+                 {"source": "infiniband", "nic": "mlx5_1", "port": 1, "link_layer": "Ethernet",
+                  "state": "ACTIVE", "up": true, "was_up": true, "netdev": "eth1"}]
+                """));
+    assertThat(judge(status).findings())
+        .filteredOn(f -> f.code().equals("LW-PEER-NIC"))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.detail())
+                    .isEqualTo(
+                        "4 of 5 peers failed (lossy); port nic mlx5_0 port 1: up, 400 Gb/s,"
+                            + " counters symbol_error 37, switch leaf-3 port Ethernet1/7"));
   }
 
   /**
