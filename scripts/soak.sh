@@ -137,7 +137,7 @@ feeder=$!
 # The watcher is the agent's child that runs WatcherMain; the other children are probe workers.
 watcher_pid() {
   for c in $(pgrep -P "$agent" || true); do
-    if tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q WatcherMain; then
+    if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q WatcherMain; then
       echo "$c"
       return
     fi
