@@ -167,15 +167,7 @@ final class StateTables {
     }
     List<NicPortRow> rows = new ArrayList<>();
     for (PassiveSection.NicEntry n : passive.nicPorts()) {
-      long sum = n.errors().values().stream().mapToLong(Long::longValue).sum();
-      List<String> parts = new ArrayList<>();
-      n.errors()
-          .forEach(
-              (k, v) -> {
-                if (v > 0) {
-                  parts.add(k + " " + v);
-                }
-              });
+      List<String> parts = n.countedErrors();
       rows.add(
           new NicPortRow(
               n.nic(),
@@ -188,7 +180,7 @@ final class StateTables {
                   ? ""
                   : String.format(Locale.ROOT, "%.0f Gb/s", n.speedBitsPerSecond() / 1e9),
               string(n.netdev()),
-              sum > 0,
+              !parts.isEmpty(),
               parts.isEmpty() ? "none" : String.join(", ", parts)));
     }
     return new NicPorts(rows);

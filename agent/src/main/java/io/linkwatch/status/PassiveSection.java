@@ -91,6 +91,18 @@ public record PassiveSection(
       return nic + " port " + port;
     }
 
+    /** The error counters above 0, as the page and findings write them: {@code symbol_error 37}. */
+    public List<String> countedErrors() {
+      List<String> out = new java.util.ArrayList<>();
+      errors.forEach(
+          (k, v) -> {
+            if (v > 0) {
+              out.add(k + " " + v);
+            }
+          });
+      return out;
+    }
+
     /** How findings and job reports name this port: {@code nic mlx5_0 port 1}. */
     public String subject() {
       return "nic " + name();

@@ -526,14 +526,7 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         if (n.speedBitsPerSecond() != null) {
           parts.add(ExpectedPorts.formatSpeed(n.speedBitsPerSecond()));
         }
-        List<String> counted = new ArrayList<>();
-        n.errors()
-            .forEach(
-                (k, v) -> {
-                  if (v > 0) {
-                    counted.add(k + " " + v);
-                  }
-                });
+        List<String> counted = n.countedErrors();
         if (!counted.isEmpty()) {
           parts.add("counters " + String.join(", ", counted));
         }
