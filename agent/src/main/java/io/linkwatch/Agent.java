@@ -21,6 +21,7 @@ import io.linkwatch.peer.EchoResponder;
 import io.linkwatch.peer.Membership;
 import io.linkwatch.peer.PeerProber;
 import io.linkwatch.peer.PeerSnapshot;
+import io.linkwatch.peer.collective.PeerRuns;
 import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.runtime.Backend;
 import io.linkwatch.schedule.DeviceBudget;
@@ -62,6 +63,7 @@ public final class Agent implements AutoCloseable {
   private final java.nio.file.Path probeLock;
   private final PeerProber peers;
   private final EchoResponder echo;
+  private final PeerRuns peerRuns;
 
   private Agent(
       ProbeExecutor executor,
@@ -73,7 +75,9 @@ public final class Agent implements AutoCloseable {
       VerdictWatch verdicts,
       java.nio.file.Path probeLock,
       PeerProber peers,
-      EchoResponder echo) {
+      EchoResponder echo,
+      PeerRuns peerRuns) {
+    this.peerRuns = peerRuns;
     this.peers = peers;
     this.echo = echo;
     this.verdicts = verdicts;
@@ -172,6 +176,13 @@ public final class Agent implements AutoCloseable {
     registry.register(new PeerCollector(peerSnapshot));
     registry.register(new ShadowCollector(config.enforceVerdicts(), store::shadow));
     store.peers(peerSnapshot);
+    // Two-host runs: lent to peers wherever peers are configured, started here where
+    // peers.collective is.
+    PeerRuns peerRuns =
+        config.peers().enabled() ? new PeerRuns(config, executor, store, clock) : null;
+    if (peerRuns != null) {
+      registry.register(new io.linkwatch.metrics.PeerRunsCollector(peerRuns.results()));
+    }
     HttpApi http =
         HttpApi.start(
             config.listen().host(),
@@ -183,7 +194,8 @@ public final class Agent implements AutoCloseable {
             config.web(),
             config.expectations(),
             peerSnapshot,
-            BuildInfo.version());
+            BuildInfo.version(),
+            peerRuns == null ? null : peerRuns.desk());
     EchoResponder echo = null;
     if (config.peers().enabled()) {
       try {
@@ -193,10 +205,12 @@ public final class Agent implements AutoCloseable {
         echo =
             EchoResponder.start(
                 config.listen().host(), http.port(), prober::answered, prober::refused);
+        peerRuns.start(peerSnapshot);
       } catch (Exception e) {
         if (peerProber.get() != null) {
           peerProber.get().close();
         }
+        peerRuns.close();
         http.close();
         throw e;
       }
@@ -263,7 +277,8 @@ public final class Agent implements AutoCloseable {
         verdicts,
         config.probeLock(),
         peerProber.get(),
-        echo);
+        echo,
+        peerRuns);
   }
 
   public int port() {
@@ -290,6 +305,9 @@ public final class Agent implements AutoCloseable {
     }
     if (echo != null) {
       echo.close();
+    }
+    if (peerRuns != null) {
+      peerRuns.close();
     }
     AgentAddress.remove(probeLock);
     executor.stop();

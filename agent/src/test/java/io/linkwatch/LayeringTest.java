@@ -76,7 +76,7 @@ class LayeringTest {
               "compare",
               "config",
               "peer"),
-          new Layer("agent", "state", "worker", "schedule", "check", "metrics"),
+          new Layer("agent", "state", "worker", "schedule", "check", "metrics", "peer.collective"),
           new Layer("front", "http", "cli", ""));
 
   private static JavaClasses classes;

@@ -86,9 +86,57 @@ final class PeerConfigReader {
       node.problem("timeout", Durations.format(timeout) + " must be from 10ms to 30s");
     }
     double loss = node.number("loss_threshold", d.lossThreshold(), 0.0, 0.99);
+    Optional<PeerConfig.Collective> collective =
+        node.has("collective")
+            ? Optional.of(collective(node.mapping("collective")))
+            : Optional.empty();
     node.rejectUnknown();
     return new PeerConfig(
-        members, httpSd, refresh, slurm, self, round, budget, echoes, payload, timeout, loss);
+        members,
+        httpSd,
+        refresh,
+        slurm,
+        self,
+        round,
+        budget,
+        echoes,
+        payload,
+        timeout,
+        loss,
+        collective);
+  }
+
+  /** {@code peers.collective}; its presence turns the two-host runs on. */
+  private static PeerConfig.Collective collective(ConfigNode c) {
+    PeerConfig.Collective d = PeerConfig.Collective.DEFAULTS;
+    Duration every = c.scalar("every", d.every(), Durations::parse);
+    if (every.toMillis() < 1000 || every.toMillis() % 1000 != 0) {
+      c.problem("every", Durations.format(every) + " must be whole seconds, 1s or more");
+    }
+    Duration deadline = c.scalar("deadline", d.deadline(), Durations::parse);
+    if (deadline.toMillis() < 1000) {
+      c.problem("deadline", Durations.format(deadline) + " is below 1s");
+    } else if (deadline.compareTo(every) >= 0) {
+      c.problem(
+          "deadline",
+          Durations.format(deadline)
+              + " is not below every ("
+              + Durations.format(every)
+              + "): a run must end before the next round starts");
+    }
+    List<Integer> devices =
+        c.list("devices", d.devices(), io.linkwatch.probe.Distinct.devices(), false);
+    List<Long> sizes =
+        c.list(
+            "sizes",
+            d.sizes(),
+            io.linkwatch.probe.Distinct.sizes(
+                io.linkwatch.probe.collective.AllreduceSettings::fp16MessageSize),
+            false);
+    int warmup = c.integer("warmup", d.warmup(), 0, 10_000);
+    int iterations = c.integer("iterations", d.iterations(), 1, 100_000);
+    c.rejectUnknown();
+    return new PeerConfig.Collective(every, deadline, devices, sizes, warmup, iterations);
   }
 
   /** The sizes an echo datagram may have: its header, up to one Ethernet frame's payload. */

@@ -99,6 +99,27 @@ public final class HttpApi implements AutoCloseable {
       Supplier<io.linkwatch.peer.PeerSnapshot> peers,
       String version)
       throws Exception {
+    return start(
+        host, port, registry, store, passive, nextFireTimes, web, expected, peers, version, null);
+  }
+
+  /**
+   * As above, lending this host's devices to peers' two-host runs through {@code leases} (null: the
+   * lease paths are not served).
+   */
+  public static HttpApi start(
+      String host,
+      int port,
+      PrometheusRegistry registry,
+      ResultStore store,
+      PassiveStore passive,
+      Supplier<Map<String, Instant>> nextFireTimes,
+      WebSettings web,
+      io.linkwatch.verdict.Expectations expected,
+      Supplier<io.linkwatch.peer.PeerSnapshot> peers,
+      String version,
+      io.linkwatch.peer.collective.LeaseDesk leases)
+      throws Exception {
     // One event loop serves every request (a cached body is microseconds of work); the blocking
     // pool runs the bcrypt checks, the web config reloads and the status renderings, none of them
     // busy. A blocked
@@ -158,6 +179,9 @@ public final class HttpApi implements AutoCloseable {
                     .end(HistoryJson.encode(store.history().view(System.currentTimeMillis()))),
             false);
     PeerApi.routes(router, peers, version);
+    if (leases != null) {
+      PeerLeaseApi.routes(router, leases, PeerLeaseApi.executor(vertx));
+    }
     HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);
     router

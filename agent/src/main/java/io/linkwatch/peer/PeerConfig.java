@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param payloadBytes the size of each datagram
  * @param timeout how long the last echo is waited for, and the TCP connect's limit
  * @param lossThreshold the share of echoes lost above which a path is lossy
+ * @param collective {@code peers.collective}: collective bandwidth between two hosts, only while
+ *     both are idle; empty: none
  */
 public record PeerConfig(
     List<Member> staticMembers,
@@ -34,7 +36,8 @@ public record PeerConfig(
     int echoes,
     int payloadBytes,
     Duration timeout,
-    double lossThreshold) {
+    double lossThreshold,
+    Optional<Collective> collective) {
 
   public static final Duration DEFAULT_ROUND = Duration.ofSeconds(60);
   public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(1);
@@ -64,10 +67,47 @@ public record PeerConfig(
           DEFAULT_ECHOES,
           DEFAULT_PAYLOAD,
           DEFAULT_TIMEOUT,
-          DEFAULT_LOSS_THRESHOLD);
+          DEFAULT_LOSS_THRESHOLD,
+          Optional.empty());
 
   public PeerConfig {
     staticMembers = List.copyOf(staticMembers);
+  }
+
+  /**
+   * Two-host runs of the allreduce ({@code peer_allreduce}): each round a member runs with the
+   * partner the fleet's circle gives it (the member whose name sorts first asks the other for a
+   * lease), so every pair has run once in {@code n - 1} rounds.
+   *
+   * @param every how long a round lasts
+   * @param deadline how long one run may take on either side; the lease lasts as long
+   * @param devices this host's devices in a run, one rank each
+   * @param sizes message sizes in bytes (fp16, even)
+   * @param warmup untimed rounds per size
+   * @param iterations timed rounds per size
+   */
+  public record Collective(
+      Duration every,
+      Duration deadline,
+      List<Integer> devices,
+      List<Long> sizes,
+      int warmup,
+      int iterations) {
+    public static final Duration DEFAULT_EVERY = Duration.ofMinutes(30);
+    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(60);
+
+    /**
+     * One device a side, 1 KiB for latency and 64 MiB for bandwidth: a quarter of the in-host
+     * default's large size, as the wire between hosts is several times slower than HCCS.
+     */
+    public static final Collective DEFAULTS =
+        new Collective(
+            DEFAULT_EVERY, DEFAULT_DEADLINE, List.of(0), List.of(1L << 10, 64L << 20), 2, 10);
+
+    public Collective {
+      devices = List.copyOf(devices);
+      sizes = List.copyOf(sizes);
+    }
   }
 
   /**

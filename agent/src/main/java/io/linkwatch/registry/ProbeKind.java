@@ -262,6 +262,10 @@ public enum ProbeKind {
       register(types, k.descriptor.settingsType());
       k.descriptor.measurementTypes().forEach(t -> register(types, t));
     }
+    // Settings a worker runs that no config key or command names: the agent writes them itself
+    // for one run (the two-host probes, from peers.collective and the lease). Their figures are
+    // the in-host probes' records, so they add no measurement type.
+    register(types, io.linkwatch.probe.collective.PeerAllreduceSettings.class);
     return Map.copyOf(types);
   }
 

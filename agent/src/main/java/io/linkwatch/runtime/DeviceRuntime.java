@@ -112,6 +112,21 @@ public interface DeviceRuntime extends AutoCloseable {
   /** One communicator per device, all of one group ({@code HcclCommInitAll}). */
   List<Communicator> initCollective(int[] devices);
 
+  /**
+   * The opaque blob that lets ranks in other processes, on other hosts, join a group whose rank 0
+   * is in this process ({@code HcclGetRootInfo}, 4,108 bytes; {@code ncclGetUniqueId}, 128 bytes).
+   * Carrying it to them is the caller's business.
+   */
+  byte[] collectiveRootInfo(int device);
+
+  /**
+   * This process's rank {@code rank} of {@code ranks}, on {@code device}, of the group {@code
+   * rootInfo} names ({@code HcclCommInitRootInfo}, {@code ncclCommInitRank}). Blocks until every
+   * rank has joined or the library's connect timeout passes; call it for every local rank at once,
+   * each from its own thread.
+   */
+  Communicator joinCollective(byte[] rootInfo, int ranks, int rank, int device);
+
   /** Sum-allreduce of {@code count} elements; call it from one thread per rank. */
   void allReduceSum(
       DeviceBuffer send,

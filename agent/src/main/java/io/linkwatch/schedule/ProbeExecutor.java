@@ -25,8 +25,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +56,13 @@ public final class ProbeExecutor implements ProbeRuns {
   private final DeviceBudget budget;
   private final Clock clock;
   private final Sleeper sleeper;
-  private final ReentrantLock lane = new ReentrantLock(true);
+
+  /**
+   * The lane of device work: a semaphore, not a lock, because a lease granted to a peer holds it
+   * from one request's thread and gives it back from another's.
+   */
+  private final Semaphore lane = new Semaphore(1, true);
+
   private final Map<String, Duration> lastRun = new ConcurrentHashMap<>();
   private final ActiveProbes active;
   private final ProbeLock hostLock;
@@ -125,7 +131,7 @@ public final class ProbeExecutor implements ProbeRuns {
     String id = probe.kind().id();
     Duration wait = probe.schedule().nominalInterval().minus(probe.deadline());
     long waitUntil = System.nanoTime() + Math.max(0, wait.toNanos());
-    if (!lane.tryLock(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS)) {
+    if (!lane.tryAcquire(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS)) {
       log.info("probe={} result=skipped_busy: another probe held the device the whole time", id);
       store.recordSkip(id, Outcome.SKIPPED_BUSY);
       return;
@@ -153,7 +159,7 @@ public final class ProbeExecutor implements ProbeRuns {
       logRun(run, false);
     } finally {
       held.ifPresent(ProbeLock.Held::close);
-      lane.unlock();
+      lane.release();
     }
   }
 
@@ -186,7 +192,7 @@ public final class ProbeExecutor implements ProbeRuns {
    * time": the next retry or the scheduled run tries again, and no skip is counted.
    */
   private void retry(ProbeConfig probe, List<String> waiting) throws InterruptedException {
-    if (!lane.tryLock(config.busy().retry().toMillis(), TimeUnit.MILLISECONDS)) {
+    if (!lane.tryAcquire(config.busy().retry().toMillis(), TimeUnit.MILLISECONDS)) {
       return;
     }
     Optional<ProbeLock.Held> held = Optional.empty();
@@ -205,7 +211,7 @@ public final class ProbeExecutor implements ProbeRuns {
       logRun(run, true);
     } finally {
       held.ifPresent(ProbeLock.Held::close);
-      lane.unlock();
+      lane.release();
     }
   }
 
@@ -283,6 +289,43 @@ public final class ProbeExecutor implements ProbeRuns {
       lastRun.put(id, took);
     }
     return run;
+  }
+
+  /**
+   * Holds the lane of device work and the host's probe lock for {@code who} (a run between two
+   * hosts, here or granted to a peer), as a probe's run holds them; empty when a probe or a check
+   * held them for all of {@code wait}. Closing the hold gives both back, from any thread.
+   */
+  public Optional<AutoCloseable> holdDevices(String who, Duration wait)
+      throws InterruptedException {
+    long until = System.nanoTime() + wait.toNanos();
+    if (!lane.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      return Optional.empty();
+    }
+    Optional<ProbeLock.Held> held;
+    try {
+      held = holdHostLock(who, Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+    } catch (InterruptedException | RuntimeException e) {
+      lane.release();
+      throw e;
+    }
+    if (held.isEmpty()) {
+      lane.release();
+      return Optional.empty();
+    }
+    ProbeLock.Held lock = held.get();
+    java.util.concurrent.atomic.AtomicBoolean released =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    return Optional.of(
+        () -> {
+          if (!released.getAndSet(true)) {
+            try {
+              lock.close();
+            } finally {
+              lane.release();
+            }
+          }
+        });
   }
 
   public void stop() {

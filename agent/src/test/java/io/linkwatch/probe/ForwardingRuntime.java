@@ -153,6 +153,16 @@ public class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public byte[] collectiveRootInfo(int device) {
+    return delegate.collectiveRootInfo(device);
+  }
+
+  @Override
+  public Communicator joinCollective(byte[] rootInfo, int ranks, int rank, int device) {
+    return delegate.joinCollective(rootInfo, ranks, rank, device);
+  }
+
+  @Override
   public void allReduceSum(
       DeviceBuffer send,
       DeviceBuffer recv,

@@ -52,7 +52,7 @@ public record AllreduceSettings(List<Long> sizes, int warmup, int iterations, Li
   }
 
   /** A message size of fp16 elements, so a whole number of 2-byte elements. */
-  static long fp16MessageSize(String text) {
+  public static long fp16MessageSize(String text) {
     long size = ByteSize.parse(text);
     if (size % 2 != 0) {
       throw new IllegalArgumentException(

@@ -70,9 +70,14 @@ abstract class CollectiveProbe implements Probe {
     this.devices = devices;
   }
 
+  /** The probe as {@link CollectiveRounds} runs it; a two-host probe runs it the same way. */
+  final CollectiveRounds.Collective collective() {
+    return new Fp16Collective();
+  }
+
   @Override
   public final ProbeRun run(ProbeContext context) {
-    CollectiveRounds.Collective collective = new Fp16Collective();
+    CollectiveRounds.Collective collective = collective();
     return RankGroup.overDevices(
         kind.id(),
         devices,

@@ -76,9 +76,37 @@ final class CollectiveRounds {
       int warmup,
       int iterations,
       Collective collective) {
+    return measure(
+        context,
+        devices,
+        RankGroup.Members.ONE_PROCESS,
+        devices.size(),
+        target,
+        startedNanos,
+        sizes,
+        warmup,
+        iterations,
+        collective);
+  }
+
+  /**
+   * As above, this process's ranks on {@code devices} from {@code members}, of a group of {@code
+   * ranks} in all (more than {@code devices} where the group spreads over processes).
+   */
+  static TargetResult measure(
+      ProbeContext context,
+      List<Integer> devices,
+      RankGroup.Members members,
+      int ranks,
+      String target,
+      long startedNanos,
+      List<Long> sizes,
+      int warmup,
+      int iterations,
+      Collective collective) {
     try {
-      Run run = new Run(context, devices, target, sizes, warmup, iterations, collective);
-      RankGroup.run(context.runtime(), devices, threadPrefix(collective.id()), run::rank);
+      Run run = new Run(context, devices, ranks, target, sizes, warmup, iterations, collective);
+      RankGroup.run(context.runtime(), devices, members, threadPrefix(collective.id()), run::rank);
       return TargetResult.success(target, Durations.secondsSince(startedNanos), run.results());
     } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
       // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
@@ -98,12 +126,13 @@ final class CollectiveRounds {
     private final int n;
     private final Fp16Blocks data;
 
-    /** seconds[size][rank][iteration], each rank writing its own slots. */
+    /** seconds[size][local rank][iteration], each rank writing its own slots. */
     private final double[][][] seconds;
 
     Run(
         ProbeContext context,
         List<Integer> devices,
+        int ranks,
         String target,
         List<Long> sizes,
         int warmup,
@@ -116,9 +145,9 @@ final class CollectiveRounds {
       this.warmup = warmup;
       this.iterations = iterations;
       this.collective = collective;
-      this.n = devices.size();
+      this.n = ranks;
       this.data = new Fp16Blocks(runtime);
-      this.seconds = new double[sizes.size()][n][iterations];
+      this.seconds = new double[sizes.size()][devices.size()][iterations];
     }
 
     void rank(RankGroup.Rank r) {
@@ -128,7 +157,7 @@ final class CollectiveRounds {
           DeviceEvent end = runtime.createEvent(device)) {
         for (int s = 0; s < sizes.size(); s++) {
           long size = sizes.get(s);
-          if (r.rank() == 0) {
+          if (r.index() == 0) {
             progress.step(target + " " + ByteSize.format(size));
           }
           try (DeviceBuffer send = runtime.allocate(device, collective.sendBytes(size, n));
@@ -145,7 +174,7 @@ final class CollectiveRounds {
               collective.call(runtime, send, recv, r.comm(), stream);
               runtime.record(end, stream);
               runtime.synchronize(stream);
-              seconds[s][r.rank()][i] = runtime.elapsedMillis(start, end) / 1e3;
+              seconds[s][r.index()][i] = runtime.elapsedMillis(start, end) / 1e3;
             }
             String what = collective.id() + " " + target + " " + ByteSize.format(size);
             collective.check(data, recv, n, what, r);

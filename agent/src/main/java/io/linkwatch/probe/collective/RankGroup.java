@@ -30,12 +30,34 @@ final class RankGroup {
     void run(Rank rank);
   }
 
+  /**
+   * Where a group's communicators come from: one call for every device of this process ({@link
+   * #ONE_PROCESS}), or a rank each in a group spread over processes ({@link SpreadGroup}).
+   */
+  @FunctionalInterface
+  interface Members {
+    /** One communicator per device of {@code devices}, in their order. */
+    List<Communicator> open(DeviceRuntime runtime, List<Integer> devices);
+
+    /** Every rank in this process, from one {@code HcclCommInitAll}. */
+    Members ONE_PROCESS =
+        (runtime, devices) ->
+            runtime.initCollective(devices.stream().mapToInt(Integer::intValue).toArray());
+  }
+
   /** One rank's view of the group. */
   final class Rank {
     private final Communicator comm;
+    private final int index;
 
-    private Rank(Communicator comm) {
+    private Rank(Communicator comm, int index) {
       this.comm = comm;
+      this.index = index;
+    }
+
+    /** This rank's place among this process's ranks, from 0. */
+    int index() {
+      return index;
     }
 
     Communicator comm() {
@@ -125,18 +147,32 @@ final class RankGroup {
    */
   static void run(
       DeviceRuntime runtime, List<Integer> devices, String threadPrefix, RankBody body) {
-    new RankGroup(devices.size()).runAll(runtime, devices, threadPrefix, body);
+    run(runtime, devices, Members.ONE_PROCESS, threadPrefix, body);
+  }
+
+  /** As above, the communicators from {@code members}. */
+  static void run(
+      DeviceRuntime runtime,
+      List<Integer> devices,
+      Members members,
+      String threadPrefix,
+      RankBody body) {
+    new RankGroup(devices.size()).runAll(runtime, devices, members, threadPrefix, body);
   }
 
   private void runAll(
-      DeviceRuntime runtime, List<Integer> devices, String threadPrefix, RankBody body) {
-    int[] ids = devices.stream().mapToInt(Integer::intValue).toArray();
-    List<Communicator> comms = runtime.initCollective(ids);
+      DeviceRuntime runtime,
+      List<Integer> devices,
+      Members members,
+      String threadPrefix,
+      RankBody body) {
+    List<Communicator> comms = members.open(runtime, devices);
     RuntimeException closeError = null;
     try {
       List<Thread> threads = new ArrayList<>();
-      for (Communicator comm : comms) {
-        Rank rank = new Rank(comm);
+      for (int i = 0; i < comms.size(); i++) {
+        Communicator comm = comms.get(i);
+        Rank rank = new Rank(comm, i);
         Thread t = new Thread(() -> runRank(body, rank), threadPrefix + comm.device());
         t.setDaemon(true);
         threads.add(t);
@@ -207,7 +243,7 @@ final class RankGroup {
   }
 
   /** Joins every started thread, even when interrupted: no rank thread outlives the run. */
-  private static void joinAll(List<Thread> threads) {
+  static void joinAll(List<Thread> threads) {
     boolean interrupted = false;
     for (Thread t : threads) {
       while (t.isAlive()) {

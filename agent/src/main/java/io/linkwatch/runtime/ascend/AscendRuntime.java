@@ -355,6 +355,25 @@ public final class AscendRuntime extends NativeRuntime {
     return comms;
   }
 
+  @Override
+  protected byte[] rootInfo() {
+    byte[] info = new byte[HcclLibrary.ROOT_INFO_BYTES];
+    checkCollective("HcclGetRootInfo", libs.hcclComm().HcclGetRootInfo(info));
+    return info;
+  }
+
+  @Override
+  protected Pointer initRank(byte[] rootInfo, int ranks, int rank) {
+    if (rootInfo.length != HcclLibrary.ROOT_INFO_BYTES) {
+      throw new IllegalArgumentException(
+          "an HCCL root info is " + HcclLibrary.ROOT_INFO_BYTES + " bytes, not " + rootInfo.length);
+    }
+    PointerByReference comm = new PointerByReference();
+    checkCollective(
+        "HcclCommInitRootInfo", libs.hcclComm().HcclCommInitRootInfo(ranks, rootInfo, rank, comm));
+    return comm.getValue();
+  }
+
   /** A communicator that cannot be destroyed still measured correctly: tolerated, reported. */
   @Override
   protected void destroyCommunicator(Pointer c, int device) {

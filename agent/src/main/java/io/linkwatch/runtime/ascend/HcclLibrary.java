@@ -2,10 +2,16 @@ package io.linkwatch.runtime.ascend;
 
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
+import com.sun.jna.ptr.PointerByReference;
 
 /** The HCCL C ABI ({@code hccl/hccl.h}) used by the collective probes. No logic here. */
 public interface HcclLibrary extends Library {
   int HcclCommInitAll(int ndev, int[] devices, Pointer[] comms);
+
+  /** Fills {@code rootInfo}, an {@code HcclRootInfo} of {@link #ROOT_INFO_BYTES}. */
+  int HcclGetRootInfo(byte[] rootInfo);
+
+  int HcclCommInitRootInfo(int nRanks, byte[] rootInfo, int rank, PointerByReference comm);
 
   int HcclAllReduce(
       Pointer sendBuf,
@@ -22,6 +28,9 @@ public interface HcclLibrary extends Library {
   int HcclCommDestroy(Pointer comm);
 
   String HcclGetErrorString(int code);
+
+  /** {@code HCCL_ROOT_INFO_BYTES}: the size of an {@code HcclRootInfo}. */
+  int ROOT_INFO_BYTES = 4108;
 
   /** {@code HcclReduceOp} value for a sum. */
   int HCCL_REDUCE_SUM = 0;

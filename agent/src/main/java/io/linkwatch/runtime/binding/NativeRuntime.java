@@ -181,6 +181,12 @@ public abstract class NativeRuntime implements DeviceRuntime {
   /** One communicator per device, in the order of {@code devices}. */
   protected abstract Pointer[] initCommunicators(int[] devices);
 
+  /** {@link DeviceRuntime#collectiveRootInfo}'s blob, on the current device. */
+  protected abstract byte[] rootInfo();
+
+  /** One rank of a group spread over processes, on the current device. */
+  protected abstract Pointer initRank(byte[] rootInfo, int ranks, int rank);
+
   /** Destroys a communicator of {@code device}; a failure is tolerated. */
   protected abstract void destroyCommunicator(Pointer comm, int device);
 
@@ -302,6 +308,20 @@ public abstract class NativeRuntime implements DeviceRuntime {
               rank, device, Pointer.nativeValue(c), () -> destroyCommunicator(c, device)));
     }
     return out;
+  }
+
+  @Override
+  public final byte[] collectiveRootInfo(int device) {
+    use(device);
+    return rootInfo();
+  }
+
+  @Override
+  public final Communicator joinCollective(byte[] rootInfo, int ranks, int rank, int device) {
+    use(device);
+    Pointer c = initRank(rootInfo.clone(), ranks, rank);
+    return new Communicator(
+        rank, device, Pointer.nativeValue(c), () -> destroyCommunicator(c, device));
   }
 
   @Override

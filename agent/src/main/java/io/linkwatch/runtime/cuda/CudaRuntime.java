@@ -387,6 +387,26 @@ public final class CudaRuntime extends NativeRuntime {
   }
 
   @Override
+  protected byte[] rootInfo() {
+    byte[] id = new byte[NcclLibrary.UniqueId.BYTES];
+    checkCollective("ncclGetUniqueId", libs.nccl().ncclGetUniqueId(id));
+    return id;
+  }
+
+  @Override
+  protected Pointer initRank(byte[] rootInfo, int ranks, int rank) {
+    if (rootInfo.length != NcclLibrary.UniqueId.BYTES) {
+      throw new IllegalArgumentException(
+          "an NCCL unique id is " + NcclLibrary.UniqueId.BYTES + " bytes, not " + rootInfo.length);
+    }
+    NcclLibrary.UniqueId id = new NcclLibrary.UniqueId();
+    System.arraycopy(rootInfo, 0, id.internal, 0, rootInfo.length);
+    PointerByReference comm = new PointerByReference();
+    checkCollective("ncclCommInitRank", libs.nccl().ncclCommInitRank(comm, ranks, id, rank));
+    return comm.getValue();
+  }
+
+  @Override
   protected void destroyCommunicator(Pointer c, int device) {
     NcclLibrary nccl = libs.nccl();
     journal.onDevice(device);

@@ -2,7 +2,9 @@ package io.linkwatch.runtime.cuda;
 
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
+import com.sun.jna.Structure;
 import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
 
 /**
  * The NCCL subset ({@code nccl.h}, {@code libnccl.so.2}) the collective probes use: one process
@@ -12,6 +14,20 @@ public interface NcclLibrary extends Library {
   int ncclGetVersion(IntByReference version);
 
   int ncclCommInitAll(Pointer[] comms, int ndev, int[] devices);
+
+  /** {@code ncclUniqueId}: rank 0's address and a magic, passed by value. */
+  @Structure.FieldOrder("internal")
+  class UniqueId extends Structure implements Structure.ByValue {
+    /** {@code NCCL_UNIQUE_ID_BYTES}. */
+    public static final int BYTES = 128;
+
+    public byte[] internal = new byte[BYTES];
+  }
+
+  /** Fills {@code uniqueId}, {@link UniqueId#BYTES} bytes. */
+  int ncclGetUniqueId(byte[] uniqueId);
+
+  int ncclCommInitRank(PointerByReference comm, int nranks, UniqueId commId, int rank);
 
   int ncclCommDestroy(Pointer comm);
 

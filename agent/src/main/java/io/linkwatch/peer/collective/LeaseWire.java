@@ -1,0 +1,61 @@
+package io.linkwatch.peer.collective;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonParseException;
+import java.util.List;
+
+/**
+ * What two agents say to each other about a lease, as JSON over the agents' own HTTP (same TLS and
+ * auth as the rest of the API):
+ *
+ * <pre>
+ * POST /api/v1/peer/lease              {"from":"node-01:10187","seconds":60}
+ *   200 {"lease":"3f…","devices":[0],"seconds":60}     409 {"refused":"a probe of this host holds the devices"}
+ * POST /api/v1/peer/lease/ID/run       {"root_info":"…base64…","ranks":2,"first_rank":1,"sizes":[1024],"warmup":2,"iterations":10}
+ *   200 {"result":"success","error":"","seconds":3.1}  (the peer's side of the run)
+ * DELETE /api/v1/peer/lease/ID         204
+ * </pre>
+ */
+public final class LeaseWire {
+  private LeaseWire() {}
+
+  static final Gson GSON =
+      new GsonBuilder()
+          .setFieldNamingPolicy(com.google.gson.FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+          .create();
+
+  /** A prober asks for this host's devices for {@code seconds}. */
+  public record Request(String from, long seconds) {}
+
+  /** A granted lease: its id, the devices it holds and for how long. */
+  public record Grant(String lease, List<Integer> devices, long seconds) {}
+
+  /** A refusal, with the reason: the prober counts the run as skipped. */
+  public record Refusal(String refused) {}
+
+  /** The run under a lease: the group's blob and this side's ranks, the prober's sizes. */
+  public record Run(
+      String rootInfo, int ranks, int firstRank, List<Long> sizes, int warmup, int iterations) {}
+
+  /** How this side's part of the run ended. */
+  public record Outcome(String result, String error, double seconds) {}
+
+  public static String write(Object o) {
+    return GSON.toJson(o);
+  }
+
+  /** {@code json} as {@code type}; a body that is not one names what was wrong. */
+  public static <T> T read(String json, Class<T> type) {
+    try {
+      T value = GSON.fromJson(json, type);
+      if (value == null) {
+        throw new IllegalArgumentException("an empty body is not a " + type.getSimpleName());
+      }
+      return value;
+    } catch (JsonParseException e) {
+      throw new IllegalArgumentException(
+          "not a " + type.getSimpleName() + " document: " + e.getMessage(), e);
+    }
+  }
+}

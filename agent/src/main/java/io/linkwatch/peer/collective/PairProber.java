@@ -1,0 +1,428 @@
+package io.linkwatch.peer.collective;
+
+import io.linkwatch.peer.PeerConfig;
+import io.linkwatch.peer.PeerSchedule;
+import io.linkwatch.peer.PeerSnapshot;
+import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts this host's two-host runs: each round of {@code peers.collective.every}, the partners the
+ * fleet's circle gives this member ({@link PeerSchedule}, the fabric's tier) and whose names sort
+ * after its own, one after another. Every agent computes the same plan from the same member list
+ * and clock, so every pair runs once in {@code n - 1} rounds and nobody leads.
+ *
+ * <p>A run: hold this host's lane of device work; ask the peer for a lease (a refusal is {@code
+ * skipped_peer}, never a failure); start this side's worker, which checks its devices and makes the
+ * group's blob; hand the blob to the peer, whose worker joins; the collective's bytes then cross
+ * between the two hosts. The pair's result is the worse of the two sides': a peer that found a job
+ * on its devices makes the run skipped (and this side's worker is stopped), a peer whose check of
+ * the received data failed makes it failed.
+ */
+public final class PairProber implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PairProber.class);
+
+  /** The longest this host waits for its own lane before a round's run is skipped. */
+  private static final Duration LANE_WAIT = Duration.ofSeconds(10);
+
+  /** Leases asked for again within a round after a refusal, at most. */
+  private static final int LEASE_TRIES = 3;
+
+  /** Members plan with this budget: the runs are few, bounded by {@code every} alone. */
+  private static final int UNBOUNDED_BUDGET = 1_000_000;
+
+  /** This side's worker, started in the background, and stopped when the peer's side ends it. */
+  public interface RootWorker {
+    CompletableFuture<ProbeRun> start(PeerAllreduceSettings settings, Duration deadline);
+
+    void stop();
+  }
+
+  private final PeerConfig.Collective config;
+  private final Supplier<PeerSnapshot> peers;
+  private final LeaseDesk.DeviceLane lane;
+  private final RootWorker worker;
+  private final PairResults results;
+  private final Path rootInfoDir;
+  private final Clock clock;
+  private final HttpClient http;
+  private final Thread loop;
+  private volatile boolean closed;
+
+  public PairProber(
+      PeerConfig.Collective config,
+      Supplier<PeerSnapshot> peers,
+      LeaseDesk.DeviceLane lane,
+      RootWorker worker,
+      PairResults results,
+      Path rootInfoDir,
+      Clock clock) {
+    this.config = config;
+    this.peers = peers;
+    this.lane = lane;
+    this.worker = worker;
+    this.results = results;
+    this.rootInfoDir = rootInfoDir;
+    this.clock = clock;
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    this.loop = new Thread(this::loop, "peer-collective");
+    this.loop.setDaemon(true);
+  }
+
+  public void start() {
+    loop.start();
+  }
+
+  private void loop() {
+    long done = Long.MIN_VALUE;
+    while (!closed) {
+      long every = config.every().toSeconds();
+      Instant now = clock.instant();
+      long round = Math.floorDiv(now.getEpochSecond(), every);
+      try {
+        if (round != done) {
+          done = round;
+          // Spread the fleet's lease requests over the round's first seconds.
+          sleep(Duration.ofMillis(ThreadLocalRandom.current().nextLong(1 + jitter().toMillis())));
+          runRound(round);
+        }
+        Instant next = Instant.ofEpochSecond((round + 1) * every);
+        sleep(Duration.between(clock.instant(), next).plusMillis(50));
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        log.warn("peer_allreduce round {} failed: {}", round, e.toString(), e);
+      }
+    }
+  }
+
+  private Duration jitter() {
+    return Duration.ofMillis(Math.min(2000, config.every().toMillis() / 10));
+  }
+
+  /** This round's runs that this member starts. */
+  void runRound(long round) throws InterruptedException {
+    PeerSnapshot s = peers.get();
+    if (s == null || s.self() == null || s.members().size() < 2) {
+      return;
+    }
+    String self = s.self().host();
+    PeerSchedule plan = PeerSchedule.of(s.members(), config.every(), UNBOUNDED_BUDGET);
+    Instant roundEnds = plan.start(round + 1);
+    for (PeerSchedule.Pair p : plan.pairsOf(self, round)) {
+      if (closed || p.tier() != PeerSchedule.Tier.FABRIC || !p.prober().equals(self)) {
+        continue;
+      }
+      runWith(self, p.responder(), roundEnds);
+    }
+  }
+
+  /** One run with {@code dst}, asking again after a refusal while the round has room. */
+  void runWith(String self, String dst, Instant roundEnds) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      String refused = attempt(self, dst);
+      if (refused == null) {
+        return;
+      }
+      Duration pause = Duration.ofMillis(1000 + ThreadLocalRandom.current().nextLong(4000));
+      Instant latest = roundEnds.minus(config.deadline()).minus(LeaseDesk.SLACK);
+      if (attempt >= LEASE_TRIES || clock.instant().plus(pause).isAfter(latest)) {
+        results.probed(self, dst, "skipped_peer", refused, List.of());
+        log.info("peer_allreduce with {} skipped: the peer refused the lease: {}", dst, refused);
+        return;
+      }
+      sleep(pause);
+    }
+  }
+
+  /** One try; returns the peer's refusal, or null when the run is over and recorded. */
+  private String attempt(String self, String dst) throws InterruptedException {
+    Optional<AutoCloseable> hold = lane.hold("peer_allreduce with " + dst, LANE_WAIT);
+    if (hold.isEmpty()) {
+      record(self, dst, "skipped_busy", "a probe or a check of this host held the devices", null);
+      return null;
+    }
+    AutoCloseable held = hold.get();
+    try {
+      Object answer;
+      try {
+        answer = post(dst, "/api/v1/peer/lease", new LeaseWire.Request(self, leaseSeconds()));
+      } catch (IOException e) {
+        record(self, dst, "error", "asking " + dst + " for a lease: " + reason(e), null);
+        return null;
+      }
+      if (answer instanceof LeaseWire.Refusal r) {
+        return r.refused();
+      }
+      run(self, dst, (LeaseWire.Grant) answer);
+      return null;
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      record(self, dst, "error", e.toString(), null);
+      return null;
+    } finally {
+      try {
+        held.close();
+      } catch (Exception e) {
+        log.warn("releasing the devices after peer_allreduce with {}: {}", dst, e.toString());
+      }
+    }
+  }
+
+  private long leaseSeconds() {
+    return config.deadline().plus(LeaseDesk.SLACK).toSeconds();
+  }
+
+  private void run(String self, String dst, LeaseWire.Grant lease) throws InterruptedException {
+    int ranks = config.devices().size() + lease.devices().size();
+    Path file = rootInfoDir.resolve(UUID.randomUUID() + ".rootinfo");
+    boolean leaseUsed = false;
+    try {
+      CompletableFuture<ProbeRun> own =
+          worker.start(
+              PeerAllreduceSettings.root(
+                  config.sizes(),
+                  config.warmup(),
+                  config.iterations(),
+                  config.devices(),
+                  ranks,
+                  file.toString()),
+              config.deadline());
+      String rootInfo = awaitRootInfo(file, own);
+      if (rootInfo == null) {
+        // This side's worker ended before it made the blob: its devices were busy, or it failed.
+        ProbeRun mine = finished(own);
+        LeaseWire.Outcome o = PairResults.outcome(mine, 0);
+        record(self, dst, o.result(), o.error(), mine);
+        return;
+      }
+      leaseUsed = true;
+      CompletableFuture<LeaseWire.Outcome> theirs =
+          postAsync(
+              dst,
+              "/api/v1/peer/lease/" + lease.lease() + "/run",
+              new LeaseWire.Run(
+                  rootInfo,
+                  ranks,
+                  config.devices().size(),
+                  config.sizes(),
+                  config.warmup(),
+                  config.iterations()),
+              config.deadline().plus(LeaseDesk.SLACK));
+      // The peer's side may end first, having found a job on its devices: this side's worker
+      // would otherwise wait in the join until its deadline.
+      CompletableFuture.anyOf(own, theirs).join();
+      if (!own.isDone() && theirs.isDone() && !theirs.isCompletedExceptionally()) {
+        Outcome their = outcomeOf(theirs.join().result());
+        if (their == Outcome.SKIPPED_DEVICE_BUSY || their == Outcome.DISCARDED_DEVICE_BUSY) {
+          worker.stop();
+        }
+      }
+      ProbeRun mine = finished(own);
+      settle(self, dst, mine, theirs);
+    } finally {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        log.debug("removing {}: {}", file, e.toString());
+      }
+      if (!leaseUsed) {
+        delete(dst, "/api/v1/peer/lease/" + lease.lease());
+      }
+    }
+  }
+
+  /**
+   * The pair's result from both sides': the peer's skip or failure wins over this side's success.
+   */
+  private void settle(
+      String self, String dst, ProbeRun mine, CompletableFuture<LeaseWire.Outcome> theirs)
+      throws InterruptedException {
+    LeaseWire.Outcome own = PairResults.outcome(mine, 0);
+    LeaseWire.Outcome their;
+    try {
+      their = theirs.get(LeaseDesk.SLACK.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      String why = dst + " gave no answer for its side: " + reason(cause);
+      record(
+          self,
+          dst,
+          "success".equals(own.result()) ? "error" : own.result(),
+          "success".equals(own.result()) ? why : own.error() + "; " + why,
+          mine);
+      return;
+    }
+    Outcome t = outcomeOf(their.result());
+    if (t == Outcome.SKIPPED_DEVICE_BUSY || t == Outcome.DISCARDED_DEVICE_BUSY) {
+      record(self, dst, t.label(), "on " + dst + ": " + their.error(), null);
+    } else if (!"success".equals(own.result())) {
+      record(self, dst, own.result(), own.error(), mine);
+    } else if (!"success".equals(their.result())) {
+      record(self, dst, their.result(), "on " + dst + ": " + their.error(), null);
+    } else {
+      record(self, dst, "success", "", mine);
+    }
+  }
+
+  private void record(String self, String dst, String result, String error, ProbeRun run) {
+    List<Measurement> figures =
+        run == null || !"success".equals(result)
+            ? List.of()
+            : run.targets().stream().flatMap(t -> t.measurements().stream()).toList();
+    results.probed(self, dst, result, error, figures);
+    String first = figures.isEmpty() ? "" : " " + figures.get(figures.size() - 1).summary();
+    log.info(
+        "probe=peer_allreduce peer={} result={}{}{}",
+        dst,
+        result,
+        first,
+        error == null || error.isEmpty() ? "" : " error=\"" + error + "\"");
+  }
+
+  private static Outcome outcomeOf(String label) {
+    for (Outcome o : Outcome.values()) {
+      if (o.label().equals(label)) {
+        return o;
+      }
+    }
+    return Outcome.ERROR;
+  }
+
+  /** The blob, once this side's worker wrote it; null when the worker ended without. */
+  private String awaitRootInfo(Path file, CompletableFuture<ProbeRun> own)
+      throws InterruptedException {
+    Instant until = clock.instant().plus(config.deadline());
+    while (clock.instant().isBefore(until)) {
+      if (Files.exists(file)) {
+        try {
+          return Files.readString(file, StandardCharsets.US_ASCII).strip();
+        } catch (IOException e) {
+          log.warn("reading the root info {}: {}", file, e.toString());
+          return null;
+        }
+      }
+      if (own.isDone()) {
+        return null;
+      }
+      Thread.sleep(20);
+    }
+    return null;
+  }
+
+  private ProbeRun finished(CompletableFuture<ProbeRun> own) throws InterruptedException {
+    try {
+      return own.get(config.deadline().plus(LeaseDesk.SLACK).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      worker.stop();
+      return ProbeRun.of(
+          io.linkwatch.probe.collective.PeerAllreduceProbe.ID,
+          List.of(TargetResult.failure("peer", Outcome.ERROR, reason(cause), 0)));
+    }
+  }
+
+  private Object post(String dst, String path, Object body)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(request(dst, path, body, Duration.ofSeconds(10)), bodyString());
+    return switch (r.statusCode()) {
+      case 200 -> LeaseWire.read(r.body(), LeaseWire.Grant.class);
+      case 409 -> LeaseWire.read(r.body(), LeaseWire.Refusal.class);
+      default ->
+          throw new IOException(
+              "HTTP " + r.statusCode() + " from " + path + ": " + firstLine(r.body()));
+    };
+  }
+
+  private CompletableFuture<LeaseWire.Outcome> postAsync(
+      String dst, String path, Object body, Duration timeout) {
+    return http.sendAsync(request(dst, path, body, timeout), bodyString())
+        .thenApply(
+            r -> {
+              if (r.statusCode() != 200) {
+                throw new IllegalStateException(
+                    "HTTP " + r.statusCode() + " from " + path + ": " + firstLine(r.body()));
+              }
+              return LeaseWire.read(r.body(), LeaseWire.Outcome.class);
+            });
+  }
+
+  private void delete(String dst, String path) {
+    try {
+      http.send(
+          HttpRequest.newBuilder(URI.create("http://" + dst + path))
+              .timeout(Duration.ofSeconds(5))
+              .DELETE()
+              .build(),
+          HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      // The lease expires on its own.
+      log.debug("giving back the lease at {}: {}", dst, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static HttpRequest request(String dst, String path, Object body, Duration timeout) {
+    return HttpRequest.newBuilder(URI.create("http://" + dst + path))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(LeaseWire.write(body)))
+        .build();
+  }
+
+  private static HttpResponse.BodyHandler<String> bodyString() {
+    return HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8);
+  }
+
+  private static String firstLine(String body) {
+    String s = body == null ? "" : body.strip();
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  private static String reason(Throwable e) {
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+  }
+
+  private void sleep(Duration d) throws InterruptedException {
+    if (!d.isNegative() && !d.isZero()) {
+      Thread.sleep(d.toMillis());
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    loop.interrupt();
+    worker.stop();
+  }
+}

@@ -1,0 +1,120 @@
+package io.linkwatch.peer.collective;
+
+import io.linkwatch.probe.result.Measurement;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the two-host runs came to, on both ends ({@link PairMetrics} writes their series). The
+ * figures are the prober's; both ends count their runs: {@code role="responder"} counts the runs
+ * this host lent its devices to, and the leases it refused ({@code result="refused"}). Pairs keep
+ * their last figures until the next success, so a dashboard shows what a pair last measured.
+ */
+public final class PairResults {
+  /** A run's counted outcome: who ran it, with whom, how it ended. */
+  public record Count(String role, String peer, String result) implements Comparable<Count> {
+    @Override
+    public int compareTo(Count o) {
+      return (role + "\n" + peer + "\n" + result)
+          .compareTo(o.role + "\n" + o.peer + "\n" + o.result);
+    }
+  }
+
+  /** The last run of one pair, as its prober saw it. */
+  public record Pair(
+      String src,
+      String dst,
+      Instant at,
+      String result,
+      String error,
+      List<Measurement> figures,
+      Instant figuresAt,
+      Boolean ok) {
+    /** Results that say nothing of the path: the run did not take place, or was thrown away. */
+    static boolean decides(String result) {
+      return "success".equals(result) || "error".equals(result) || "timeout".equals(result);
+    }
+  }
+
+  private final Clock clock;
+  private final Map<Count, AtomicLong> counts = new TreeMap<>();
+  private final Map<String, Pair> pairs = new TreeMap<>();
+  private final AtomicLong version = new AtomicLong();
+
+  public PairResults(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Moves whenever something was recorded. */
+  public long version() {
+    return version.get();
+  }
+
+  /**
+   * The prober's run with {@code dst}: a result label ({@code success}, {@code error}, {@code
+   * refused}, {@code skipped_busy}, ...), why where it did not succeed, and the figures where it
+   * did.
+   */
+  public synchronized void probed(
+      String src, String dst, String result, String error, List<Measurement> figures) {
+    count("prober", dst, result);
+    Instant now = clock.instant();
+    Pair before = pairs.get(dst);
+    boolean measured = "success".equals(result);
+    pairs.put(
+        dst,
+        new Pair(
+            src,
+            dst,
+            now,
+            result,
+            error == null ? "" : error,
+            measured ? List.copyOf(figures) : before == null ? List.of() : before.figures(),
+            measured ? now : before == null ? null : before.figuresAt(),
+            Pair.decides(result) ? measured : before == null ? null : before.ok()));
+  }
+
+  /** This host's part of a run it lent its devices to; {@code run} null: it never started. */
+  synchronized void answered(String prober, ProbeRun run) {
+    count("responder", prober, run == null ? "error" : outcome(run, 0).result());
+  }
+
+  synchronized void leaseRefused(String prober) {
+    count("responder", prober, "refused");
+  }
+
+  private void count(String role, String peer, String result) {
+    counts.computeIfAbsent(new Count(role, peer, result), k -> new AtomicLong()).incrementAndGet();
+    version.incrementAndGet();
+  }
+
+  /** Every pair this host probed, by partner. */
+  public synchronized List<Pair> pairs() {
+    return List.copyOf(pairs.values());
+  }
+
+  /** A worker's run of one side as a result label, an error and the time it took. */
+  static LeaseWire.Outcome outcome(ProbeRun run, double seconds) {
+    if (!run.skippedBecause().isEmpty()) {
+      return new LeaseWire.Outcome("not_applicable", run.skippedBecause(), seconds);
+    }
+    if (run.targets().isEmpty()) {
+      return new LeaseWire.Outcome("error", "the run measured nothing", seconds);
+    }
+    TargetResult t = run.targets().get(0);
+    return new LeaseWire.Outcome(t.outcome().label(), t.error(), seconds);
+  }
+
+  /** The runs counted so far, by who ran them, with whom and how they ended. */
+  public synchronized Map<Count, Long> counts() {
+    Map<Count, Long> out = new TreeMap<>();
+    counts.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+}

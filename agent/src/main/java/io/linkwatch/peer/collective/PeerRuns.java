@@ -1,0 +1,158 @@
+package io.linkwatch.peer.collective;
+
+import io.linkwatch.config.AgentConfig;
+import io.linkwatch.peer.PeerSnapshot;
+import io.linkwatch.probe.collective.PeerAllreduceProbe;
+import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.schedule.ProbeExecutor;
+import io.linkwatch.state.ResultStore;
+import io.linkwatch.worker.WorkerProcess;
+import io.linkwatch.worker.WorkerRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The two-host runs of one agent, both ends: the desk that lends this host's devices to peers, the
+ * prober that starts this host's own runs ({@code peers.collective}), their results, and the worker
+ * both run in (a process per run, as every probe's). Both hold the agent's lane of device work, so
+ * at most one runs at a time, beside no probe of this host.
+ */
+public final class PeerRuns implements AutoCloseable {
+  private final AgentConfig config;
+  private final ResultStore store;
+  private final Clock clock;
+  private final WorkerProcess worker;
+  private final ExecutorService started;
+  private final PairResults results;
+  private final LeaseDesk desk;
+  private final Path rootInfoDir;
+  private final ProbeExecutor executor;
+  private PairProber prober;
+
+  public PeerRuns(AgentConfig config, ProbeExecutor executor, ResultStore store, Clock clock) {
+    this.config = config;
+    this.store = store;
+    this.clock = clock;
+    this.executor = executor;
+    this.worker = new WorkerProcess(config.workerJavaOptions());
+    this.started =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "peer-collective-worker");
+              t.setDaemon(true);
+              return t;
+            });
+    this.results = new PairResults(clock);
+    this.desk =
+        new LeaseDesk(
+            config.peers().collective(),
+            executor::holdDevices,
+            (settings, deadline) -> run(settings, deadline),
+            this::recentlyBusy,
+            results,
+            clock);
+    try {
+      // Owner-only: the blob lets whoever holds it join the group as a rank.
+      this.rootInfoDir = Files.createTempDirectory("linkwatch-peer-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating a directory for peer root info", e);
+    }
+  }
+
+  public LeaseDesk desk() {
+    return desk;
+  }
+
+  public PairResults results() {
+    return results;
+  }
+
+  /** Starts this host's own runs, with the members {@code peers} gives, if configured. */
+  public void start(Supplier<PeerSnapshot> peers) {
+    config
+        .peers()
+        .collective()
+        .ifPresent(
+            c -> {
+              prober =
+                  new PairProber(
+                      c,
+                      peers,
+                      executor::holdDevices,
+                      new PairProber.RootWorker() {
+                        @Override
+                        public CompletableFuture<ProbeRun> start(
+                            PeerAllreduceSettings settings, Duration deadline) {
+                          return CompletableFuture.supplyAsync(
+                              () -> run(settings, deadline), started);
+                        }
+
+                        @Override
+                        public void stop() {
+                          worker.stop();
+                        }
+                      },
+                      results,
+                      rootInfoDir,
+                      clock);
+              prober.start();
+            });
+  }
+
+  private ProbeRun run(PeerAllreduceSettings settings, Duration deadline) {
+    String target =
+        settings.devices().stream().map(String::valueOf).collect(Collectors.joining(","));
+    return worker.run(
+        new WorkerRequest(
+            PeerAllreduceProbe.ID,
+            settings,
+            config.backend(),
+            config.hostPaths(),
+            config.topologyCommand(),
+            config.busy(),
+            List.of(),
+            store.memoryBaselines()),
+        deadline,
+        List.of(target));
+  }
+
+  /** A device of {@code devices} this host's own probes found busy within the last retry period. */
+  private Optional<String> recentlyBusy(List<Integer> devices) {
+    long since = clock.millis() - config.busy().retry().toMillis();
+    return store.busySeenByOthers(PeerAllreduceProbe.ID, since).entrySet().stream()
+        .filter(e -> devices.contains(e.getKey()))
+        .map(e -> e.getValue().busyLine())
+        .findFirst();
+  }
+
+  @Override
+  public void close() {
+    if (prober != null) {
+      prober.close();
+    }
+    desk.close();
+    worker.stop();
+    started.shutdownNow();
+    try (Stream<Path> files = Files.list(rootInfoDir)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(rootInfoDir);
+    } catch (IOException e) {
+      // A temporary directory: the system's cleaning takes it.
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.linkwatch.peer.collective;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linkwatch.metrics.families.MetricFamilies;
+import io.linkwatch.peer.PeerConfig;
+import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.result.Outcome;
+import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.probe.result.TargetResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lending side's rules: one lease at a time, only while the lane of device work is free and no
+ * device was seen busy, given back when its run ends, when the prober returns it, or when it
+ * expires; a run under a lease it does not hold is refused. The worker here answers as the real one
+ * would for each case (the probe's own worker is exercised by PeerCollectiveLiveTest).
+ */
+class LeaseDeskTest {
+  private final Semaphore lane = new Semaphore(1);
+  private final List<PeerAllreduceSettings> ran = new ArrayList<>();
+  private final PairResults results = new PairResults(Clock.systemUTC());
+  private Outcome answer = Outcome.SUCCESS;
+  private Optional<String> busy = Optional.empty();
+
+  private LeaseDesk desk(Optional<PeerConfig.Collective> config) {
+    return new LeaseDesk(
+        config,
+        (who, wait) ->
+            lane.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)
+                ? Optional.of(lane::release)
+                : Optional.empty(),
+        (settings, deadline) -> {
+          ran.add(settings);
+          return ProbeRun.of(
+              "peer_allreduce",
+              List.of(
+                  answer == Outcome.SUCCESS
+                      ? TargetResult.success("0", 1, List.of())
+                      : TargetResult.failure("0", answer, "device 0 is busy: pid 4242", 1)));
+        },
+        devices -> busy,
+        results,
+        Clock.systemUTC());
+  }
+
+  private static Optional<PeerConfig.Collective> collective(Duration deadline) {
+    PeerConfig.Collective d = PeerConfig.Collective.DEFAULTS;
+    return Optional.of(
+        new PeerConfig.Collective(
+            d.every(), deadline, List.of(0, 1), d.sizes(), d.warmup(), d.iterations()));
+  }
+
+  private static LeaseWire.Run run(int firstRank) {
+    return new LeaseWire.Run("AAAA", 4, firstRank, List.of(1024L), 1, 2);
+  }
+
+  @Test
+  void lendsOneLeaseAtATimeAndTheRunGivesItBack() throws Exception {
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      Object first = desk.request(new LeaseWire.Request("a:1", 30));
+      assertThat(first).isInstanceOf(LeaseWire.Grant.class);
+      LeaseWire.Grant grant = (LeaseWire.Grant) first;
+      assertThat(grant.devices()).containsExactly(0, 1);
+      assertThat(grant.seconds()).isEqualTo(30);
+      assertThat(lane.availablePermits()).as("the lease holds the lane").isZero();
+
+      assertThat(desk.request(new LeaseWire.Request("b:1", 30)))
+          .isInstanceOfSatisfying(
+              LeaseWire.Refusal.class,
+              r -> assertThat(r.refused()).startsWith("a lease for a:1 is out until"));
+
+      LeaseWire.Outcome o = desk.run(grant.lease(), run(2));
+      assertThat(o.result()).isEqualTo("success");
+      assertThat(ran).hasSize(1);
+      assertThat(ran.get(0).firstRank()).isEqualTo(2);
+      assertThat(ran.get(0).devices()).containsExactly(0, 1);
+      assertThat(lane.availablePermits()).as("the run's end gives the lane back").isOne();
+      assertThatThrownBy(() -> desk.run(grant.lease(), run(2)))
+          .isInstanceOf(LeaseDesk.NoSuchLease.class)
+          .hasMessageContaining(grant.lease());
+    }
+    assertThat(counts()).contains("responder b:1 refused=1", "responder a:1 success=1");
+  }
+
+  @Test
+  void refusesWhileTheLaneIsHeldOrADeviceWasBusyOrNothingIsConfigured() throws Exception {
+    try (LeaseDesk desk = desk(Optional.empty())) {
+      assertThat(((LeaseWire.Refusal) desk.request(new LeaseWire.Request("a:1", 30))).refused())
+          .isEqualTo("peers.collective is not configured on this host");
+    }
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      lane.acquire();
+      assertThat(((LeaseWire.Refusal) desk.request(new LeaseWire.Request("a:1", 30))).refused())
+          .isEqualTo("a probe or a check of this host holds the devices");
+      lane.release();
+      busy = Optional.of("device 1 is busy: pid 4242 holds 2GiB");
+      assertThat(((LeaseWire.Refusal) desk.request(new LeaseWire.Request("a:1", 30))).refused())
+          .isEqualTo("device 1 is busy: pid 4242 holds 2GiB");
+      assertThat(lane.availablePermits()).isOne();
+    }
+  }
+
+  @Test
+  void aBusyDeviceFoundByTheRunIsTheRunsAnswerAndTheLeaseStillEnds() throws Exception {
+    answer = Outcome.SKIPPED_DEVICE_BUSY;
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      LeaseWire.Grant g = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 0));
+      assertThat(g.seconds()).as("no length asked: the deadline and the slack").isEqualTo(75);
+      LeaseWire.Outcome o = desk.run(g.lease(), run(1));
+      assertThat(o.result()).isEqualTo("skipped_device_busy");
+      assertThat(o.error()).isEqualTo("device 0 is busy: pid 4242");
+      assertThat(lane.availablePermits()).isOne();
+    }
+  }
+
+  @Test
+  void anUnusedLeaseExpiresOrIsGivenBack() throws Exception {
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      LeaseWire.Grant g = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 1));
+      assertThat(lane.availablePermits()).isZero();
+      assertThat(lane.tryAcquire(10, TimeUnit.SECONDS)).as("expired after a second").isTrue();
+      lane.release();
+      assertThatThrownBy(() -> desk.run(g.lease(), run(1)))
+          .isInstanceOf(LeaseDesk.NoSuchLease.class);
+
+      LeaseWire.Grant again = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 30));
+      desk.release("not-" + again.lease());
+      assertThat(lane.availablePermits()).as("another id gives nothing back").isZero();
+      desk.release(again.lease());
+      assertThat(lane.availablePermits()).isOne();
+    }
+    assertThat(ran).isEmpty();
+  }
+
+  private List<String> counts() {
+    MetricFamilies f = new MetricFamilies();
+    io.linkwatch.peer.collective.PairMetrics.write(results, f);
+    List<String> out = new ArrayList<>();
+    f.snapshots()
+        .forEach(
+            s ->
+                s.getDataPoints()
+                    .forEach(
+                        p -> {
+                          if (s.getMetadata().getName().equals("linkwatch_peer_collective_runs")) {
+                            out.add(
+                                p.getLabels().get("role")
+                                    + " "
+                                    + p.getLabels().get("peer_host")
+                                    + " "
+                                    + p.getLabels().get("result")
+                                    + "="
+                                    + (long)
+                                        ((io.prometheus.metrics.model.snapshots.CounterSnapshot
+                                                    .CounterDataPointSnapshot)
+                                                p)
+                                            .getValue());
+                          }
+                        }));
+    return out;
+  }
+}
