@@ -194,8 +194,19 @@ typedef enum HcclReduceOp {
     HCCL_REDUCE_RESERVED = 255
 } HcclReduceOp;
 
+/* Opaque to callers: rank 0's address and the session its ranks join (the sim's
+ * layout is in native/README.md, "Ranks in several processes"). */
+#define HCCL_ROOT_INFO_BYTES 4108
+typedef struct HcclRootInfo {
+    char internal[HCCL_ROOT_INFO_BYTES];
+} HcclRootInfo;
+
 /* ---- HCCL functions ---------------------------------------------------- */
 LW_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms);
+LW_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo);
+/* One rank's comm on the thread's current device; returns once all nRanks joined. */
+LW_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
+                                          HcclComm *comm);
 LW_EXPORT HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
                                    HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                    aclrtStream stream);

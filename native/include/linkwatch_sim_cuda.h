@@ -312,9 +312,18 @@ typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 
 
 typedef struct ncclComm *ncclComm_t;
 
+/* Opaque: rank 0's address and the session its ranks join; passed by value. */
+#define NCCL_UNIQUE_ID_BYTES 128
+typedef struct {
+    char internal[NCCL_UNIQUE_ID_BYTES];
+} ncclUniqueId;
+
 /* ---- NCCL functions ---------------------------------------------------------- */
 LW_EXPORT ncclResult_t ncclGetVersion(int *version);
 LW_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist);
+LW_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId);
+/* One rank's comm on the current context's device; returns once all nranks joined. */
+LW_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank);
 LW_EXPORT ncclResult_t ncclCommDestroy(ncclComm_t comm);
 LW_EXPORT ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
                                      ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,

@@ -48,6 +48,9 @@ local bandwidth 1200GB/s latency 0.01ms
 pinned h2d 25GB/s d2h 25GB/s latency 0.02ms
 pageable default h2d 12GB/s d2h 14GB/s latency 0.05ms
 allreduce latency 60us busbw 160GB/s
+# ranks on different hosts (HcclCommInitRootInfo): assumption, one 200 Gb/s RoCE
+# port per NPU (25 GB/s), 10 us
+peer_link bandwidth 25GB/s latency 10us
 hccl timeout 120s
 timing model
 noise 0.01

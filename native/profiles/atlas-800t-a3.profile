@@ -31,6 +31,9 @@ allreduce latency 270us busbw 108GB/s
 # 2-die allgather: no published figure; an assumption: the allreduce's latency and,
 # with nothing to reduce, ~80 % of the SIO p2p rate
 allgather latency 270us busbw 150GB/s
+# ranks of one comm on different hosts (HcclCommInitRootInfo), host to host:
+# assumption, one 200 Gb/s RoCE port per NPU (25 GB/s), 10 us; no measured figure
+peer_link bandwidth 25GB/s latency 10us
 hccl timeout 120s
 
 timing model

@@ -101,6 +101,9 @@ pageable default h2d 20GB/s d2h 20GB/s latency 0.02ms
 # allreduce ~480 GB/s (NVLS), allgather ~380 GB/s; ~15 us small-message latency
 allreduce latency 15us busbw 480GB/s
 allgather latency 15us busbw 380GB/s
+# ranks on different hosts (ncclCommInitRank): assumption, one 400 Gb/s NIC per
+# GPU (ConnectX-7, 50 GB/s), 5 us
+peer_link bandwidth 50GB/s latency 5us
 hccl timeout 120s
 
 timing model

@@ -9,6 +9,10 @@
  * duration, which is what events around a real collective would show (the
  * slowest rank gates everyone).  NCCL's collectives (nccl.c) run through the
  * same lw_comm_create / lw_collective, in the CUDA face's state.
+ *
+ * Comms made one rank at a time (HcclCommInitRootInfo, ncclCommInitRank)
+ * have no group here: their ranks may be in other processes, so lw_collective
+ * hands their rounds to hccl_net.c, which carries them over TCP.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -43,8 +47,10 @@ struct lw_group {
 
 struct lw_comm {
     uint32_t magic;
-    struct lw_group *g;
+    struct lw_group *g;    /* ranks in this process (InitAll); NULL for a networked comm */
+    struct lw_net *net;    /* ranks over TCP (hccl_net.c); NULL for an InitAll comm */
     int rank, device;
+    int n;                 /* ranks in the comm */
     int face;              /* HCCL's comms and NCCL's never mix */
 };
 
@@ -141,13 +147,38 @@ int lw_comm_create(int ndev, const int *devices, void **out)
     g->live = ndev;
     g->slots = slots;
     for (int i = 0; i < ndev; i++) {
-        *made[i] = (struct lw_comm){ COMM_MAGIC, g, i, devices[i], lw_face };
+        *made[i] = (struct lw_comm){ COMM_MAGIC, g, NULL, i, devices[i], ndev, lw_face };
         comms[ncomms++] = made[i];
         out[i] = made[i];
         lw_count(LW_CNT_COMM, 1);
     }
     free(made);
     lw_unlock();
+    return 0;
+}
+
+int lw_comm_add_net(struct lw_net *net, int rank, int n, int device, void **out)
+{
+    struct lw_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    *c = (struct lw_comm){ COMM_MAGIC, NULL, net, rank, device, n, lw_face };
+    lw_lock();
+    if (ncomms == capcomms) {
+        size_t nc = capcomms ? capcomms * 2 : 16;
+        struct lw_comm **nlist = realloc(comms, nc * sizeof *nlist);
+        if (!nlist) {
+            lw_unlock();
+            free(c);
+            return -1;
+        }
+        comms = nlist;
+        capcomms = nc;
+    }
+    comms[ncomms++] = c;
+    lw_count(LW_CNT_COMM, 1);
+    lw_unlock();
+    *out = c;
     return 0;
 }
 
@@ -179,6 +210,12 @@ int lw_comm_destroy(void *comm)
     lw_unlock();
     struct lw_comm *c = comm;
     struct lw_group *g = c->g;
+    if (c->net) {
+        lw_net_close(c->net);
+        c->magic = 0;
+        free(c);
+        return 0;
+    }
     pthread_mutex_lock(&g->m);
     bool last = --g->live == 0;
     pthread_mutex_unlock(&g->m);
@@ -194,7 +231,7 @@ int lw_comm_destroy(void *comm)
 }
 
 /* Timeout in seconds: HCCL_EXEC_TIMEOUT wins over the profile. */
-static double exec_timeout(void)
+double lw_exec_timeout(void)
 {
     const char *env = getenv("HCCL_EXEC_TIMEOUT");
     if (env && *env) {
@@ -232,7 +269,7 @@ static HcclResult check_args(const char *fn, int k, void *send, void *recv, uint
         lw_err("%s: data type %d not supported by the simulator", fn, type);
         return HCCL_E_NOT_SUPPORT;
     }
-    size_t ranks = k == ALLGATHER ? (size_t)c->g->n : 1;
+    size_t ranks = k == ALLGATHER ? (size_t)c->n : 1;
     if (count > SIZE_MAX / es / ranks) {
         lw_err("%s: count %llu too large", fn, (unsigned long long)count);
         return HCCL_E_PARA;
@@ -338,6 +375,7 @@ static HcclResult collective(const char *fn, int k, void *sendBuf, void *recvBuf
 HcclResult lw_collective(const char *fn, int k, void *sendBuf, void *recvBuf, uint64_t count,
                          int dataType, int op, void *comm, void *stream)
 {
+    double t0 = lw_now();   /* a networked round's time runs from here */
     struct lw_comm *c = comm;
     struct lw_stream *s = NULL;
     lw_lock();
@@ -346,10 +384,12 @@ HcclResult lw_collective(const char *fn, int k, void *sendBuf, void *recvBuf, ui
                         : HCCL_E_RUNTIME;
     if (!lw.initialized)
         lw_err("%s: aclInit has not been called", fn);
-    double timeout = exec_timeout();
+    double timeout = lw_exec_timeout();
     lw_unlock();
     if (hr != HCCL_SUCCESS)
         return hr;
+    if (c->net)
+        return lw_net_collective(fn, k, c->net, sendBuf, recvBuf, count, dataType, op, s, timeout, t0);
 
     struct lw_group *g = c->g;
     pthread_mutex_lock(&g->m);

@@ -73,6 +73,9 @@ struct lw_profile {
     double pageable_h2d, pageable_d2h, pageable_latency;
     struct lw_path allreduce;   /* bandwidth = bus bandwidth */
     struct lw_path allgather;   /* bandwidth = bus bandwidth */
+    /* host to host (the NIC) between ranks of one comm in different
+     * processes: what a round over TCP takes at least (hccl_net.c) */
+    struct lw_path peer_link;
     double hccl_timeout;        /* seconds */
     bool passthrough;
     double noise;
@@ -373,6 +376,30 @@ int lw_comm_destroy(void *comm);
  * the exported call (fault rules, messages). */
 HcclResult lw_collective(const char *fn, int coll, void *send, void *recv, uint64_t count,
                          int type, int op, void *comm, void *stream);
+/* The collective timeout in seconds (HCCL_EXEC_TIMEOUT, else the profile's
+ * `hccl timeout`); lock held. */
+double lw_exec_timeout(void);
+
+/* ---- ranks in several processes (hccl_net.c) ---- */
+/* One rank's end of a comm whose ranks meet over TCP through rank 0. */
+struct lw_net;
+/* Lists a networked rank's comm as live (hccl.c); 0, or -1 when out of memory. */
+int lw_comm_add_net(struct lw_net *net, int rank, int n, int device, void **out);
+/* HcclGetRootInfo / ncclGetUniqueId for the calling face: opens rank 0's
+ * listener and writes its address and a session id into blob[0..len).
+ * HCCL codes, message stored. */
+HcclResult lw_net_root_info(const char *fn, void *blob, size_t len);
+/* HcclCommInitRootInfo / ncclCommInitRank: one rank of n on the thread's
+ * current device; returns once every rank has joined.  HCCL codes. */
+HcclResult lw_net_init(const char *fn, const void *blob, size_t len, uint32_t n, uint32_t rank,
+                       void **out);
+/* One round of a networked comm, after lw_collective's argument checks; t0 is
+ * when the call began (lw_now), s the stream whose clock it advances. */
+HcclResult lw_net_collective(const char *fn, int coll, struct lw_net *net, void *send, void *recv,
+                             uint64_t count, int type, int op, struct lw_stream *s, double timeout,
+                             double t0);
+/* Closes the rank's sockets and frees it; lock not held. */
+void lw_net_close(struct lw_net *net);
 
 /* ---- timing model (model.c) ---- */
 double lw_noise_factor(void);                   /* lock held */

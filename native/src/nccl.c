@@ -9,6 +9,12 @@
  * collective timeout (the profile's `hccl timeout`, HCCL_EXEC_TIMEOUT
  * overriding it, as for HCCL) returns ncclSystemError: nccl.h has no timeout
  * result.
+ *
+ * ncclGetUniqueId / ncclCommInitRank make one rank at a time, possibly in
+ * several processes; their rounds go over TCP (hccl_net.c).  A rank lost
+ * mid-round, or rank 0 never reached, is ncclRemoteError ("remote process
+ * exited or there was a network error"); no interface matching
+ * NCCL_SOCKET_IFNAME is ncclInvalidUsage, as NCCL's bootstrap answers.
  */
 #include "internal.h"
 
@@ -56,6 +62,34 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist)
     return ncclSuccess;
 }
 
+ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
+{
+    int rc = lw_enter("ncclGetUniqueId");
+    if (rc)
+        return rc;
+    if (!uniqueId)
+        return ncclInvalidArgument;
+    HcclResult r = lw_net_root_info("ncclGetUniqueId", uniqueId->internal, sizeof uniqueId->internal);
+    return r == HCCL_SUCCESS ? ncclSuccess : r == HCCL_E_PARA ? ncclInvalidUsage : ncclSystemError;
+}
+
+static ncclResult_t result_of(HcclResult r);
+
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank)
+{
+    int rc = lw_enter("ncclCommInitRank");
+    if (rc)
+        return rc;
+    if (!comm || nranks < 1 || rank < 0 || rank >= nranks)
+        return ncclInvalidArgument;
+    void *made = NULL;
+    HcclResult r = lw_net_init("ncclCommInitRank", commId.internal, sizeof commId.internal, (uint32_t)nranks,
+                               (uint32_t)rank, &made);
+    if (r == HCCL_SUCCESS)
+        *comm = made;
+    return result_of(r);
+}
+
 ncclResult_t ncclCommDestroy(ncclComm_t comm)
 {
     int rc = lw_enter("ncclCommDestroy");
@@ -92,7 +126,11 @@ static ncclResult_t result_of(HcclResult r)
     case HCCL_E_PARA:
     case HCCL_E_PTR:
     case HCCL_E_NOT_SUPPORT: return ncclInvalidArgument;
-    case HCCL_E_TIMEOUT: return ncclSystemError;
+    case HCCL_E_TIMEOUT:
+    case HCCL_E_SYSCALL:
+    case HCCL_E_MEMORY: return ncclSystemError;
+    case HCCL_E_TCP_CONNECT:
+    case HCCL_E_TCP_TRANSFER: return ncclRemoteError;
     case HCCL_E_RUNTIME: return ncclUnhandledCudaError;
     default: return ncclInternalError;
     }

@@ -113,6 +113,8 @@ static void set_defaults(struct lw_profile *p)
     /* No allgather figure is published for the A3: assumed the allreduce's
      * latency and, as there is nothing to reduce, ~80 % of the SIO p2p rate. */
     p->allgather = (struct lw_path){ 150e9, 270e-6 };
+    /* Host to host, assumed: one 200 Gb/s RoCE port per NPU, as on the A3. */
+    p->peer_link = (struct lw_path){ 25e9, 10e-6 };
     p->hccl_timeout = 120;
     p->noise = 0.01;
     p->busy_share = 0.5;
@@ -358,6 +360,12 @@ static int parse_line(struct ctx *c, char **t, int n)
         static const char *const kw[] = { "latency", "busbw" };
         if (keywords(c, t, n, 5, "allgather latency T busbw BW", pos, kw, 2) ||
             need_time(c, t[2], &p->allgather.latency) || need_bw(c, t[4], &p->allgather.bandwidth))
+            return -1;
+    } else if (strcmp(k, "peer_link") == 0) {
+        static const int pos[] = { 1, 3 };
+        static const char *const kw[] = { "bandwidth", "latency" };
+        if (keywords(c, t, n, 5, "peer_link bandwidth BW latency T", pos, kw, 2) ||
+            need_bw(c, t[2], &p->peer_link.bandwidth) || need_time(c, t[4], &p->peer_link.latency))
             return -1;
     } else if (strcmp(k, "hccl") == 0) {
         static const int pos[] = { 1 };

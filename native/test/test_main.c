@@ -13,6 +13,8 @@ static char dir[256];
     X(test_fault_fail) X(test_fault_hang) X(test_fault_crash) X(test_fault_link_scale) \
     X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_busy_paced_sharing) X(test_profile_errors) X(test_profiles_shipped) \
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
+    X(test_peer_two_procs) X(test_peer_four_ranks) X(test_peer_large_and_model) X(test_peer_lost) \
+    X(test_peer_timeouts) X(test_peer_corrupt) X(test_peer_errors) X(test_peer_no_leaks) X(test_peer_nccl) \
     X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
     X(test_visible_devices) X(test_visible_parsing) X(test_p2p_policy) \
     X(test_cuda_init_devices) X(test_cuda_copies) X(test_cuda_model) X(test_cuda_nvml) X(test_cuda_nccl) \
@@ -119,6 +121,14 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static bool wanted(const char *name, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strstr(name, argv[i]))
+            return true;
+    return false;
+}
+
 /* test_cuda.c: the whole of a process that uses only the CUDA face (--cuda-face-only). */
 int cuda_face_only(void);
 
@@ -131,10 +141,15 @@ int main(int argc, char **argv)
     setenv("LINKWATCH_SIM_CONTROL", tmp_path("control"), 1);
     unsetenv("LINKWATCH_SIM_TIMING");
     unsetenv("HCCL_EXEC_TIMEOUT");
+    unsetenv("HCCL_CONNECT_TIMEOUT");
+    unsetenv("HCCL_IF_IP");
+    unsetenv("NCCL_SOCKET_IFNAME");
     /* This runner calls aclInit: without this its own exit would wait for device logs. */
     setenv("ASCEND_LOG_DEVICE_FLUSH_TIMEOUT", "0", 1);
     int passed = 0, failed = 0;
-#define RUN(t) do { check_failures = 0; set_control(NULL); use_profile(NULL); aclrtSetDevice(0); \
+    /* `sim-tests NAME...`: only the tests whose names contain one of the words */
+#define WANTED(t) (argc < 2 || wanted(#t, argc, argv))
+#define RUN(t) if (WANTED(t)) do { check_failures = 0; set_control(NULL); use_profile(NULL); aclrtSetDevice(0); \
         double t0_ = now_s(); t(); fprintf(stderr, "%-26s %5.2f s\n", #t, now_s() - t0_); \
         if (check_failures) { failed++; fprintf(stderr, "FAILED %s\n", #t); } else passed++; } while (0);
     TESTS(RUN)

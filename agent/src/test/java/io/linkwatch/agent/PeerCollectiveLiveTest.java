@@ -1,0 +1,386 @@
+package io.linkwatch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.LiveRules;
+import io.linkwatch.testing.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/**
+ * Four agents on the Ascend sim, each in a network namespace of its own joined by veth pairs to one
+ * bridge, running the two-host allreduce ({@code peers.collective}): the sim's ranks in different
+ * processes carry the real bytes over TCP across the veths.
+ *
+ * <ul>
+ *   <li>Every one of the six pairs has a figure within one cover period (three rounds), from its
+ *       prober, labelled by both ends.
+ *   <li>A {@code tc tbf} limit on host 1's veth (both ways) lowers exactly host 1's three pairs,
+ *       and a real Prometheus with the shipped rules fires LinkwatchPeerAllreduceSlow for host 1
+ *       only.
+ *   <li>A job on host 2's device: its pairs are {@code skipped_device_busy}, not failed, and their
+ *       figures stay what they were.
+ *   <li>A {@code corrupt} fault on host 3's allreduce: its pairs fail with the data mismatch.
+ *   <li>Host 0 dies (every process in its namespace killed) in the middle of a run: the peer's side
+ *       fails naming the HCCL call it was in, and leaves no worker behind.
+ * </ul>
+ *
+ * Needs root (namespaces, veth, tc): skipped elsewhere; CI runs as root.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+@Order(6)
+class PeerCollectiveLiveTest {
+  private static final int HOSTS = 4;
+  private static final int PORT = 10187;
+  private static final int EVERY = 12;
+  private static final String LARGE = String.valueOf(4L << 20);
+  private static final Pattern FIGURE =
+      Pattern.compile(
+          "linkwatch_peer_allreduce_bus_bandwidth_bytes_per_second\\{dst_host=\"([^\"]+)\","
+              + "size_bytes=\""
+              + LARGE
+              + "\",src_host=\"([^\"]+)\"\\} (\\S+)");
+
+  @TempDir Path dir;
+
+  private final String id =
+      Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
+  private final int subnet = ThreadLocalRandom.current().nextInt(16, 250);
+  private final List<String> namespaces = new ArrayList<>();
+  private final List<AgentProcess> agents = new ArrayList<>();
+
+  private String bridge() {
+    return "lwc" + id;
+  }
+
+  private String ns(int i) {
+    return "lwc" + id + "-" + i;
+  }
+
+  private String veth(int i) {
+    return "lwcv" + id + i;
+  }
+
+  private String ip(int i) {
+    return "10.232." + subnet + "." + (i + 1);
+  }
+
+  private String member(int i) {
+    return ip(i) + ":" + PORT;
+  }
+
+  @Test
+  void pairsMeasureTheWireBetweenHostsAndNameTheSlowHost() throws Exception {
+    assumeTrue(
+        "root".equals(System.getProperty("user.name")),
+        "network namespaces need root (CI runs as root)");
+    network();
+    startAgents();
+    Path rules = LiveRules.write(dir, "--for", "10s");
+    Duration cover = Duration.ofSeconds(3L * EVERY);
+    try (PrometheusServer prometheus =
+        PrometheusServer.startHttpSd(dir, "http://" + member(0) + "/api/v1/peers", "2s", rules)) {
+      // Healthy: every pair measured within a cover (two allowed: the agents start apart).
+      Map<String, Double> healthy = awaitFigures(6, cover.multipliedBy(3), Map.of(), f -> true);
+      assertThat(healthy.keySet())
+          .as("every pair, from the member whose name sorts first")
+          .containsExactlyInAnyOrder(
+              pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3));
+      assertThat(healthy.values()).allSatisfy(v -> assertThat(v).isPositive());
+      System.out.println("peer_allreduce 4 MiB bus bandwidth, healthy: " + healthy);
+
+      // Host 1's port limited to 40 Mbit/s both ways: its three pairs drop far below, the others
+      // stay.
+      tbf(1, true);
+      Map<String, Double> slow =
+          awaitFigures(
+              6,
+              cover.multipliedBy(3),
+              healthy,
+              f ->
+                  f.get(pair(0, 1)) < healthy.get(pair(0, 1)) / 3
+                      && f.get(pair(1, 2)) < healthy.get(pair(1, 2)) / 3
+                      && f.get(pair(1, 3)) < healthy.get(pair(1, 3)) / 3);
+      for (String p : List.of(pair(0, 2), pair(0, 3), pair(2, 3))) {
+        assertThat(slow.get(p)).as(p + " without host 1").isGreaterThan(healthy.get(p) / 3);
+      }
+      System.out.println("peer_allreduce 4 MiB bus bandwidth, host 1 at 40 Mbit/s: " + slow);
+      JsonNode firing =
+          LiveRules.awaitFiring(prometheus, "LinkwatchPeerAllreduceSlow", Duration.ofSeconds(90));
+      assertThat(firing)
+          .allSatisfy(a -> assertThat(a.get("labels").get("host").asText()).isEqualTo(member(1)));
+      tbf(1, false);
+
+      // A job on host 2's device 0: its pairs skip, whichever end holds the job's device.
+      agents.get(2).faults("busy 0 pid 4242 util 80 memory 2147483648");
+      awaitLog(
+          "a pair with host 2 skipped for its busy device",
+          cover.multipliedBy(2),
+          line ->
+              line.contains("probe=peer_allreduce")
+                  && line.contains("result=skipped_device_busy")
+                  && line.contains("device 0 is busy"));
+      assertThat(successValues()).as("skipped runs leave each pair's verdict").doesNotContain(0.0);
+      agents.get(2).faults();
+
+      // Host 3 corrupts what its allreduce receives: its pairs fail on the data check.
+      agents.get(3).faults("corrupt HcclAllReduce");
+      awaitLog(
+          "a pair with host 3 failed on the data",
+          cover.multipliedBy(2),
+          line ->
+              line.contains("probe=peer_allreduce")
+                  && line.contains("result=error")
+                  && line.contains("result mismatch"));
+      agents.get(3).faults();
+
+      // Host 0 dies in the middle of a run (slowed down so that there is a middle): its peer's
+      // side fails naming the HCCL call, and no worker is left on the peer.
+      tbf(0, true);
+      int peer = awaitWorkerBeside(0, cover.multipliedBy(2));
+      Thread.sleep(1500);
+      killNamespace(0);
+      String failed =
+          awaitLog(
+              "host " + peer + "'s side failed after host 0 died",
+              Duration.ofSeconds(40),
+              line ->
+                  line.contains("probe=peer_allreduce peer=" + member(0) + " role=responder")
+                      && (line.contains("result=error") || line.contains("result=timeout")));
+      assertThat(failed).containsPattern("Hccl(AllReduce|CommInitRootInfo)");
+      System.out.println("host " + peer + " after host 0 died: " + failed);
+      assertThat(pids(peer)).as("host " + peer + " keeps only its agent").hasSize(1);
+    }
+  }
+
+  /** "src dst" of the pair of hosts {@code a < b}: the prober is the member that sorts first. */
+  private String pair(int a, int b) {
+    return member(a) + " " + member(b);
+  }
+
+  /**
+   * The large size's figure of every pair, once at least {@code count} pairs have one that differs
+   * from {@code before} (a new run) and {@code done} holds; the pairs as "src dst".
+   */
+  private Map<String, Double> awaitFigures(
+      int count,
+      Duration timeout,
+      Map<String, Double> before,
+      java.util.function.Predicate<Map<String, Double>> done)
+      throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    Map<String, Double> fresh = new TreeMap<>();
+    while (true) {
+      Map<String, Double> now = figures();
+      now.forEach(
+          (p, v) -> {
+            if (!v.equals(before.get(p))) {
+              fresh.put(p, v);
+            }
+          });
+      if (fresh.size() >= count && done.test(fresh)) {
+        return fresh;
+      }
+      if (System.nanoTime() > end) {
+        throw new AssertionError(
+            "pairs with a new figure: " + fresh + "\nbefore: " + before + "\nnow: " + now);
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  private Map<String, Double> figures() throws Exception {
+    Map<String, Double> out = new TreeMap<>();
+    for (AgentProcess a : agents) {
+      if (!a.process().isAlive()) {
+        continue;
+      }
+      Matcher m = FIGURE.matcher(a.metrics());
+      while (m.find()) {
+        out.put(m.group(2) + " " + m.group(1), Double.parseDouble(m.group(3)));
+      }
+    }
+    return out;
+  }
+
+  private List<Double> successValues() throws Exception {
+    List<Double> out = new ArrayList<>();
+    for (AgentProcess a : agents) {
+      for (String line : a.metrics().lines().toList()) {
+        if (line.startsWith("linkwatch_peer_allreduce_success{")) {
+          out.add(Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The first log line of any live agent that {@code match} accepts, waiting for one. */
+  private String awaitLog(String what, Duration timeout, java.util.function.Predicate<String> match)
+      throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (AgentProcess a : agents) {
+        for (String line : a.log()) {
+          if (match.test(line)) {
+            return line;
+          }
+        }
+      }
+      if (System.nanoTime() > end) {
+        StringBuilder logs = new StringBuilder();
+        for (int i = 0; i < agents.size(); i++) {
+          logs.append("\nhost ").append(i).append(":");
+          agents.get(i).log().stream()
+              .filter(l -> l.contains("peer_allreduce") || l.contains("peer lease"))
+              .forEach(l -> logs.append("\n  ").append(l));
+        }
+        throw new AssertionError(what + ": no such line" + logs);
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  /** A host whose worker runs its side of a run with {@code host}: a second process there. */
+  private int awaitWorkerBeside(int host, Duration timeout) throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < end) {
+      for (int i = 0; i < HOSTS; i++) {
+        if (i != host && pids(i).size() > 1 && leasedTo(i, host)) {
+          return i;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no peer ran its side of a run with host " + host);
+  }
+
+  /** Whether host {@code i}'s last lease went to {@code host}, and has not ended. */
+  private boolean leasedTo(int i, int host) {
+    List<String> log = agents.get(i).log();
+    for (int k = log.size() - 1; k >= 0; k--) {
+      String line = log.get(k);
+      if (line.contains("peer lease ") && line.contains(" ended: ")) {
+        return false;
+      }
+      if (line.contains("peer lease ") && line.contains(" granted to ")) {
+        return line.contains(" granted to " + member(host) + " ");
+      }
+    }
+    return false;
+  }
+
+  private List<String> pids(int host) throws Exception {
+    Process p = new ProcessBuilder("ip", "netns", "pids", ns(host)).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    p.waitFor();
+    return out.lines().filter(l -> !l.isBlank()).toList();
+  }
+
+  private void killNamespace(int host) throws Exception {
+    for (String pid : pids(host)) {
+      new ProcessBuilder("kill", "-KILL", pid).start().waitFor();
+    }
+  }
+
+  /** A 40 Mbit/s limit on both ends of host {@code i}'s veth, or none. */
+  private void tbf(int i, boolean on) throws Exception {
+    String action = on ? "replace" : "del";
+    List<String> rate =
+        on ? List.of("tbf", "rate", "40mbit", "burst", "64kbit", "latency", "400ms") : List.of();
+    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", ns(i), "tc", "qdisc"));
+    inside.addAll(List.of(action, "dev", "eth0", "root"));
+    inside.addAll(rate);
+    run(inside.toArray(String[]::new));
+    List<String> outside = new ArrayList<>(List.of("tc", "qdisc", action, "dev", veth(i), "root"));
+    outside.addAll(rate);
+    run(outside.toArray(String[]::new));
+  }
+
+  private void network() throws Exception {
+    run("ip", "link", "add", bridge(), "type", "bridge");
+    run("ip", "addr", "add", "10.232." + subnet + ".254/24", "dev", bridge());
+    run("ip", "link", "set", bridge(), "up");
+    for (int i = 0; i < HOSTS; i++) {
+      run("ip", "netns", "add", ns(i));
+      namespaces.add(ns(i));
+      run("ip", "link", "add", veth(i), "type", "veth", "peer", "name", "eth0", "netns", ns(i));
+      run("ip", "link", "set", veth(i), "master", bridge(), "up");
+      run("ip", "-n", ns(i), "addr", "add", ip(i) + "/24", "dev", "eth0");
+      run("ip", "-n", ns(i), "link", "set", "eth0", "up");
+      run("ip", "-n", ns(i), "link", "set", "lo", "up");
+    }
+  }
+
+  private void startAgents() throws Exception {
+    StringBuilder members = new StringBuilder();
+    for (int i = 0; i < HOSTS; i++) {
+      members.append("    - host: \"").append(member(i)).append("\"\n");
+    }
+    String config =
+        "passive:\n  enabled: false\n"
+            + "peers:\n  round: 60s\n  static:\n"
+            + members
+            + "  collective:\n    every: "
+            + EVERY
+            + "s\n    deadline: 10s\n    sizes: [1KiB, 4MiB]\n    warmup: 1\n    iterations: 3\n"
+            + "probes:\n  topology: {enabled: false}\n";
+    ExecutorService pool = Executors.newFixedThreadPool(HOSTS);
+    List<Future<AgentProcess>> starting = new ArrayList<>();
+    for (int i = 0; i < HOSTS; i++) {
+      Path home = Files.createDirectories(dir.resolve("host-" + i));
+      int host = i;
+      starting.add(
+          pool.submit(
+              () ->
+                  AgentProcess.startWrapped(
+                      home,
+                      List.of("ip", "netns", "exec", ns(host)),
+                      member(host),
+                      AgentProcess.onlyProbes(config))));
+    }
+    pool.shutdown();
+    for (Future<AgentProcess> f : starting) {
+      agents.add(f.get(120, TimeUnit.SECONDS));
+    }
+  }
+
+  private static void run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    agents.forEach(AgentProcess::close);
+    for (int i = 0; i < namespaces.size(); i++) {
+      killNamespace(i);
+    }
+    for (String n : namespaces) {
+      new ProcessBuilder("ip", "netns", "del", n).start().waitFor();
+    }
+    new ProcessBuilder("ip", "link", "del", bridge()).start().waitFor();
+  }
+}
