@@ -90,6 +90,11 @@ final class PeerConfigReader {
         node.has("collective")
             ? Optional.of(collective(node.mapping("collective")))
             : Optional.empty();
+    if (collective.isPresent() && sources.isEmpty()) {
+      node.problem(
+          "collective",
+          "needs the members to run with: set peers.static, peers.http_sd or peers.slurm");
+    }
     node.rejectUnknown();
     return new PeerConfig(
         members,

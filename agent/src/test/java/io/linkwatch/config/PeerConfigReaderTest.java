@@ -91,7 +91,7 @@ class PeerConfigReaderTest {
                 + "f.yaml: peers.payload_bytes: must be between 36 and 1472, not 9000\n"
                 + "f.yaml: peers.timeout: 1m must be from 10ms to 30s\n"
                 + "f.yaml: peers.echos: unknown key, did you mean 'echoes'? (valid here:"
-                + " budget_per_hour, echoes, http_sd, http_sd_refresh, loss_threshold,"
+                + " budget_per_hour, collective, echoes, http_sd, http_sd_refresh, loss_threshold,"
                 + " payload_bytes, round, self, slurm, static, timeout)");
   }
 
@@ -131,5 +131,71 @@ class PeerConfigReaderTest {
         .hasMessage(
             "f.yaml: peers.http_sd: and peers.static are both set: the members come from one"
                 + " source; drop one");
+  }
+
+  @Test
+  void collectiveRunsAreOffUnlessConfiguredAndCheckedWhenTheyAre() {
+    assertThat(ConfigLoader.parse("f.yaml", "peers:\n  static: [{host: \"a:1\"}]\n").peers())
+        .extracting(PeerConfig::collective)
+        .isEqualTo(Optional.empty());
+    assertThat(
+            ConfigLoader.parse("f.yaml", "peers:\n  static: [{host: \"a:1\"}]\n  collective: {}\n")
+                .peers()
+                .collective())
+        .contains(PeerConfig.Collective.DEFAULTS);
+    PeerConfig.Collective c =
+        ConfigLoader.parse(
+                "f.yaml",
+                """
+                peers:
+                  static: [{host: "a:1"}]
+                  collective:
+                    every: 10m
+                    deadline: 90s
+                    devices: [0, 1]
+                    sizes: [1KiB, 256MiB]
+                    warmup: 1
+                    iterations: 20
+                """)
+            .peers()
+            .collective()
+            .orElseThrow();
+    assertThat(c)
+        .isEqualTo(
+            new PeerConfig.Collective(
+                Duration.ofMinutes(10),
+                Duration.ofSeconds(90),
+                java.util.List.of(0, 1),
+                java.util.List.of(1024L, 256L << 20),
+                1,
+                20));
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    """
+                    peers:
+                      static: [{host: "a:1"}]
+                      collective:
+                        every: 30s
+                        deadline: 30s
+                        devices: [0, 0]
+                        sizes: [1001]
+                        iterations: 0
+                        size: 1KiB
+                    """))
+        .hasMessage(
+            "f.yaml: peers.collective.deadline: 30s is not below every (30s): a run must end"
+                + " before the next round starts\n"
+                + "f.yaml: peers.collective.devices[1]: device 0 is listed twice\n"
+                + "f.yaml: peers.collective.sizes[0]: '1001' is not a multiple of 2 bytes (the"
+                + " collectives send fp16 elements)\n"
+                + "f.yaml: peers.collective.iterations: must be between 1 and 100000, not 0\n"
+                + "f.yaml: peers.collective.size: unknown key, did you mean 'sizes'? (valid here:"
+                + " deadline, devices, every, iterations, sizes, warmup)");
+    assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", "peers:\n  collective: {}\n"))
+        .hasMessage(
+            "f.yaml: peers.collective: needs the members to run with: set peers.static,"
+                + " peers.http_sd or peers.slurm");
   }
 }

@@ -50,6 +50,9 @@ public final class PairProber implements AutoCloseable {
   /** The longest this host waits for its own lane before a round's run is skipped. */
   private static final Duration LANE_WAIT = Duration.ofSeconds(10);
 
+  /** How long this side may still take once the peer's side failed, before it is stopped. */
+  private static final Duration PEER_FAILED_GRACE = Duration.ofSeconds(2);
+
   /** Leases asked for again within a round after a refusal, at most. */
   private static final int LEASE_TRIES = 3;
 
@@ -242,6 +245,14 @@ public final class PairProber implements AutoCloseable {
         Outcome their = outcomeOf(theirs.join().result());
         if (their == Outcome.SKIPPED_DEVICE_BUSY || their == Outcome.DISCARDED_DEVICE_BUSY) {
           worker.stop();
+        } else if (their != Outcome.SUCCESS) {
+          // The peer's side failed (before it joined, say): this side's ranks would wait for it
+          // until the deadline. A side that failed in the rounds took this one down with it.
+          try {
+            own.get(PEER_FAILED_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+          } catch (ExecutionException | TimeoutException e) {
+            worker.stop();
+          }
         }
       }
       ProbeRun mine = finished(own);
