@@ -306,9 +306,6 @@ public final class Agent implements AutoCloseable {
     if (echo != null) {
       echo.close();
     }
-    if (peerRuns != null) {
-      peerRuns.close();
-    }
     AgentAddress.remove(probeLock);
     executor.stop();
     if (pods != null) {
@@ -318,6 +315,10 @@ public final class Agent implements AutoCloseable {
       http.close();
     } catch (Exception e) {
       log.warn("closing HTTP: {}", e.getMessage());
+    }
+    // After HTTP: no lease can be granted once its desk is closed.
+    if (peerRuns != null) {
+      peerRuns.close();
     }
     log.info("linkwatch stopped");
   }

@@ -148,6 +148,9 @@ public final class HttpApi implements AutoCloseable {
     // The rate limit before the login, so a flood costs no bcrypt checks.
     RateLimiter limiter = new RateLimiter(() -> config.get().rateLimit(), System::nanoTime);
     router.route().handler(limiter::handle);
+    if (leases != null) {
+      PeerLeaseApi.bodies(router);
+    }
     BasicAuth auth = new BasicAuth(() -> config.get().basicAuthUsers());
     router.route().handler(auth::handle);
     ExpositionCache exposition =
@@ -180,7 +183,7 @@ public final class HttpApi implements AutoCloseable {
             false);
     PeerApi.routes(router, peers, version);
     if (leases != null) {
-      PeerLeaseApi.routes(router, leases, PeerLeaseApi.executor(vertx));
+      PeerLeaseApi.routes(router, leases);
     }
     HistoryReferences history = new HistoryReferences(store.history(), System::currentTimeMillis);
     StatusPage page = new StatusPage(expected);

@@ -2,18 +2,15 @@ package io.linkwatch.http;
 
 import io.linkwatch.peer.collective.LeaseDesk;
 import io.linkwatch.peer.collective.LeaseWire;
-import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The lease a peer asks for before a two-host run ({@link LeaseWire} has the documents), behind the
- * same TLS and auth as the rest of the API. The run under a lease takes as long as the run, up to
- * {@code peers.collective.deadline}: it waits on its own worker thread, so it delays neither a
- * scrape nor the status page.
+ * same TLS and auth as the rest of the API. Every answer is quick: the run under a lease goes on in
+ * the background ({@link LeaseDesk#start}), and the prober asks for its outcome.
  */
 final class PeerLeaseApi {
   private PeerLeaseApi() {}
@@ -21,11 +18,18 @@ final class PeerLeaseApi {
   /** A lease document is a few kilobytes (the HCCL blob is 4,108 bytes, base64). */
   private static final long BODY_LIMIT = 64 * 1024;
 
-  static void routes(Router router, LeaseDesk desk, WorkerExecutor runs) {
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
+  /**
+   * Reads the bodies of the lease paths. Goes before the login, whose password check may finish on
+   * another thread after the request's body has arrived: a body handler placed after it finds the
+   * request ended. The limit keeps an unauthenticated body small.
+   */
+  static void bodies(Router router) {
+    router.route("/api/v1/peer/lease*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+  }
+
+  static void routes(Router router, LeaseDesk desk) {
     router
         .post("/api/v1/peer/lease")
-        .handler(body)
         .blockingHandler(
             ctx ->
                 answer(
@@ -37,35 +41,26 @@ final class PeerLeaseApi {
             false);
     router
         .post("/api/v1/peer/lease/:id/run")
-        .handler(body)
-        .handler(
-            ctx -> {
-              String id = ctx.pathParam("id");
-              LeaseWire.Run run;
-              try {
-                run = read(ctx, LeaseWire.Run.class);
-              } catch (IllegalArgumentException e) {
-                text(ctx, 400, e.getMessage());
-                return;
-              }
-              runs.executeBlocking(
-                      () -> {
-                        try {
-                          return new Reply(200, desk.run(id, run));
-                        } catch (LeaseDesk.NoSuchLease e) {
-                          return new Reply(404, e.getMessage());
-                        }
-                      },
-                      false)
-                  .onComplete(
-                      r -> {
-                        if (r.succeeded()) {
-                          send(ctx, r.result());
-                        } else {
-                          text(ctx, 500, String.valueOf(r.cause()));
-                        }
-                      });
-            });
+        .blockingHandler(
+            ctx ->
+                answer(
+                    ctx,
+                    () -> {
+                      desk.start(ctx.pathParam("id"), read(ctx, LeaseWire.Run.class));
+                      return new Reply(202, LeaseDesk.RUNNING);
+                    }),
+            false);
+    router
+        .get("/api/v1/peer/lease/:id")
+        .blockingHandler(
+            ctx ->
+                answer(
+                    ctx,
+                    () -> {
+                      Object o = desk.outcome(ctx.pathParam("id"));
+                      return new Reply(o == LeaseDesk.RUNNING ? 202 : 200, o);
+                    }),
+            false);
     router
         .delete("/api/v1/peer/lease/:id")
         .blockingHandler(
@@ -86,6 +81,8 @@ final class PeerLeaseApi {
   private static void answer(RoutingContext ctx, Callable<Reply> reply) {
     try {
       send(ctx, reply.call());
+    } catch (LeaseDesk.NoSuchLease e) {
+      text(ctx, 404, e.getMessage());
     } catch (IllegalArgumentException e) {
       text(ctx, 400, e.getMessage());
     } catch (InterruptedException e) {
@@ -110,10 +107,5 @@ final class PeerLeaseApi {
 
   private static void text(RoutingContext ctx, int status, String line) {
     ctx.response().setStatusCode(status).putHeader("Content-Type", "text/plain").end(line + "\n");
-  }
-
-  /** Runs of up to an hour do not trip Vert.x's blocked-thread warning. */
-  static WorkerExecutor executor(io.vertx.core.Vertx vertx) {
-    return vertx.createSharedWorkerExecutor("peer-lease-run", 1, 1, TimeUnit.HOURS);
   }
 }

@@ -160,11 +160,16 @@ class PeerCollectiveLiveTest {
       tbf(0, true);
       int peer = awaitWorkerBeside(0, cover.multipliedBy(2));
       Thread.sleep(1500);
+      int[] before = new int[HOSTS];
+      for (int i = 0; i < HOSTS; i++) {
+        before[i] = agents.get(i).log().size();
+      }
       killNamespace(0);
       String failed =
           awaitLog(
               "host " + peer + "'s side failed after host 0 died",
               Duration.ofSeconds(40),
+              before,
               line ->
                   line.contains("probe=peer_allreduce peer=" + member(0) + " role=responder")
                       && (line.contains("result=error") || line.contains("result=timeout")));
@@ -239,10 +244,18 @@ class PeerCollectiveLiveTest {
   /** The first log line of any live agent that {@code match} accepts, waiting for one. */
   private String awaitLog(String what, Duration timeout, java.util.function.Predicate<String> match)
       throws Exception {
+    return awaitLog(what, timeout, new int[agents.size()], match);
+  }
+
+  /** As above, among the lines after the first {@code skip[i]} of each agent {@code i}. */
+  private String awaitLog(
+      String what, Duration timeout, int[] skip, java.util.function.Predicate<String> match)
+      throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     while (true) {
-      for (AgentProcess a : agents) {
-        for (String line : a.log()) {
+      for (int i = 0; i < agents.size(); i++) {
+        List<String> log = agents.get(i).log();
+        for (String line : log.subList(Math.min(skip[i], log.size()), log.size())) {
           if (match.test(line)) {
             return line;
           }

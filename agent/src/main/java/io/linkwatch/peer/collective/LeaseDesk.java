@@ -6,9 +6,12 @@ import io.linkwatch.probe.result.ProbeRun;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -77,6 +80,29 @@ public final class LeaseDesk implements AutoCloseable {
   /** The one lease out; guarded by this. */
   private Lease current;
 
+  /** The largest message a prober may ask for: 4 GiB, twice the in-host default's largest. */
+  private static final long MAX_SIZE = 4L << 30;
+
+  /** The outcomes of the last runs, for the probers still asking; guarded by this. */
+  private final Map<String, LeaseWire.Outcome> finished =
+      new LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, LeaseWire.Outcome> eldest) {
+          return size() > 16;
+        }
+      };
+
+  /** Runs one side's part at a time, off the HTTP threads. */
+  private final ExecutorService runs =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "peer-lease-run");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final class Lease {
     final String id = UUID.randomUUID().toString();
     final String from;
@@ -84,6 +110,7 @@ public final class LeaseDesk implements AutoCloseable {
     final Instant until;
     ScheduledFuture<?> expiry;
     boolean running;
+    java.util.concurrent.CompletableFuture<LeaseWire.Outcome> outcome;
 
     Lease(String from, AutoCloseable hold, Instant until) {
       this.from = from;
@@ -134,7 +161,13 @@ public final class LeaseDesk implements AutoCloseable {
         length = Duration.ofSeconds(request.seconds());
       }
       Lease lease = new Lease(request.from(), hold.get(), clock.instant().plus(length));
-      lease.expiry = timer.schedule(() -> expire(lease), length.toMillis(), TimeUnit.MILLISECONDS);
+      try {
+        lease.expiry =
+            timer.schedule(() -> expire(lease), length.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        closeQuietly(lease);
+        return refuse(request, "the agent is stopping");
+      }
       current = lease;
       log.info("peer lease {} granted to {} for {}s", lease.id, lease.from, length.toSeconds());
       return new LeaseWire.Grant(lease.id, c.devices(), length.toSeconds());
@@ -147,8 +180,19 @@ public final class LeaseDesk implements AutoCloseable {
     return new LeaseWire.Refusal(why);
   }
 
-  /** This side's part of the run under lease {@code id}; the lease ends with it. */
-  public LeaseWire.Outcome run(String id, LeaseWire.Run run) {
+  /** What a run under a lease answers while it goes on. */
+  public static final LeaseWire.State RUNNING = new LeaseWire.State("running");
+
+  /**
+   * Starts this side's part of the run under lease {@code id}, in the background: the prober asks
+   * for its {@link #outcome} until it has one. The lease ends with the run.
+   *
+   * @throws NoSuchLease when no such lease is held, or its run already started
+   * @throws IllegalArgumentException when the run is not one this side can take part in
+   */
+  public void start(String id, LeaseWire.Run run) {
+    PeerConfig.Collective c = config.orElseThrow(() -> new NoSuchLease(id));
+    PeerAllreduceSettings settings = settings(run, c);
     Lease lease;
     synchronized (this) {
       lease = current;
@@ -156,35 +200,94 @@ public final class LeaseDesk implements AutoCloseable {
         throw new NoSuchLease(id);
       }
       lease.running = true;
+      lease.outcome = new java.util.concurrent.CompletableFuture<>();
     }
-    PeerConfig.Collective c = config.orElseThrow();
-    long started = System.nanoTime();
     try {
-      PeerAllreduceSettings settings =
-          new PeerAllreduceSettings(
-              run.sizes(),
-              run.warmup(),
-              run.iterations(),
-              c.devices(),
-              run.ranks(),
-              run.firstRank(),
-              run.rootInfo(),
-              "");
+      runs.execute(() -> runUnder(lease, settings, c));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Stopping: the lease ends here, unanswered.
+      end(lease, "agent stopping");
+      throw new NoSuchLease(id);
+    }
+  }
+
+  private void runUnder(Lease lease, PeerAllreduceSettings settings, PeerConfig.Collective c) {
+    long started = System.nanoTime();
+    LeaseWire.Outcome o;
+    try {
       ProbeRun result = worker.run(settings, c.deadline());
       results.answered(lease.from, result);
-      LeaseWire.Outcome o = PairResults.outcome(result, (System.nanoTime() - started) / 1e9);
-      log.info(
-          "probe=peer_allreduce peer={} role=responder result={}{}",
-          lease.from,
-          o.result(),
-          o.error().isEmpty() ? "" : " error=\"" + o.error() + "\"");
-      return o;
-    } catch (IllegalArgumentException e) {
+      o = PairResults.outcome(result, (System.nanoTime() - started) / 1e9);
+    } catch (RuntimeException e) {
       results.answered(lease.from, null);
-      return new LeaseWire.Outcome("error", e.getMessage(), (System.nanoTime() - started) / 1e9);
-    } finally {
-      end(lease, "run ended");
+      o = new LeaseWire.Outcome("error", e.toString(), (System.nanoTime() - started) / 1e9);
     }
+    log.info(
+        "probe=peer_allreduce peer={} role=responder result={}{}",
+        lease.from,
+        o.result(),
+        o.error().isEmpty() ? "" : " error=\"" + o.error() + "\"");
+    synchronized (this) {
+      finished.put(lease.id, o);
+    }
+    lease.outcome.complete(o);
+    end(lease, "run ended");
+  }
+
+  /**
+   * How this side's part of the run under lease {@code id} ended; {@link #RUNNING} while it goes
+   * on.
+   *
+   * @throws NoSuchLease when no run was started under it here (or it ended long ago)
+   */
+  public synchronized Object outcome(String id) {
+    LeaseWire.Outcome done = finished.get(id);
+    if (done != null) {
+      return done;
+    }
+    if (current != null && current.id.equals(id) && current.running) {
+      return RUNNING;
+    }
+    throw new NoSuchLease(id);
+  }
+
+  /** The run a prober asks for, checked as the config's own settings are. */
+  private static PeerAllreduceSettings settings(LeaseWire.Run run, PeerConfig.Collective c) {
+    if (run.sizes() == null || run.sizes().isEmpty()) {
+      throw new IllegalArgumentException("sizes: at least one message size");
+    }
+    for (Long size : run.sizes()) {
+      if (size == null || size < 2 || size % 2 != 0 || size > MAX_SIZE) {
+        throw new IllegalArgumentException(
+            "sizes: " + size + " is not an fp16 message size of 2 bytes to 4GiB");
+      }
+    }
+    if (run.warmup() < 0 || run.warmup() > 10_000) {
+      throw new IllegalArgumentException("warmup: " + run.warmup() + " is not 0 to 10000");
+    }
+    if (run.iterations() < 1 || run.iterations() > 100_000) {
+      throw new IllegalArgumentException("iterations: " + run.iterations() + " is not 1 to 100000");
+    }
+    if (run.firstRank() < 1) {
+      throw new IllegalArgumentException("first_rank: the peer's ranks follow the prober's");
+    }
+    if (run.rootInfo() == null || run.rootInfo().isBlank()) {
+      throw new IllegalArgumentException("root_info: missing");
+    }
+    try {
+      java.util.Base64.getDecoder().decode(run.rootInfo());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("root_info: not base64: " + e.getMessage());
+    }
+    return new PeerAllreduceSettings(
+        run.sizes(),
+        run.warmup(),
+        run.iterations(),
+        c.devices(),
+        run.ranks(),
+        run.firstRank(),
+        run.rootInfo(),
+        "");
   }
 
   /** The prober gives the lease back (its run is over, or will not happen). */
@@ -217,17 +320,22 @@ public final class LeaseDesk implements AutoCloseable {
       current = null;
     }
     lease.expiry.cancel(false);
+    closeQuietly(lease);
+    log.info("peer lease {} of {} ended: {}", lease.id, lease.from, why);
+  }
+
+  private static void closeQuietly(Lease lease) {
     try {
       lease.hold.close();
     } catch (Exception e) {
       log.warn("releasing the devices of peer lease {}: {}", lease.id, e.toString());
     }
-    log.info("peer lease {} of {} ended: {}", lease.id, lease.from, why);
   }
 
   @Override
   public void close() {
     timer.shutdownNow();
+    runs.shutdownNow();
     Lease lease;
     synchronized (this) {
       lease = current;

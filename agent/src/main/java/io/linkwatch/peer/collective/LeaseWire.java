@@ -13,9 +13,14 @@ import java.util.List;
  * POST /api/v1/peer/lease              {"from":"node-01:10187","seconds":60}
  *   200 {"lease":"3f…","devices":[0],"seconds":60}     409 {"refused":"a probe of this host holds the devices"}
  * POST /api/v1/peer/lease/ID/run       {"root_info":"…base64…","ranks":2,"first_rank":1,"sizes":[1024],"warmup":2,"iterations":10}
+ *   202 {"state":"running"}                            400 a run this side cannot take part in
+ * GET /api/v1/peer/lease/ID            202 {"state":"running"}, then
  *   200 {"result":"success","error":"","seconds":3.1}  (the peer's side of the run)
  * DELETE /api/v1/peer/lease/ID         204
  * </pre>
+ *
+ * The run is asked for and its outcome fetched in two steps, so that no request stays open for the
+ * length of a run (the agents' HTTP side closes a connection silent for its request timeout).
  */
 public final class LeaseWire {
   private LeaseWire() {}
@@ -37,6 +42,9 @@ public final class LeaseWire {
   /** The run under a lease: the group's blob and this side's ranks, the prober's sizes. */
   public record Run(
       String rootInfo, int ranks, int firstRank, List<Long> sizes, int warmup, int iterations) {}
+
+  /** A run still going on. */
+  public record State(String state) {}
 
   /** How this side's part of the run ended. */
   public record Outcome(String result, String error, double seconds) {}

@@ -7,7 +7,6 @@ import io.linkwatch.probe.collective.PeerAllreduceSettings;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
-import io.linkwatch.probe.result.TargetResult;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,6 +51,15 @@ public final class PairProber implements AutoCloseable {
 
   /** How long this side may still take once the peer's side failed, before it is stopped. */
   private static final Duration PEER_FAILED_GRACE = Duration.ofSeconds(2);
+
+  /** How often the peer is asked for its side's outcome. */
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  /** Unanswered asks, once this side is done, after which the peer is taken to be gone. */
+  private static final int PEER_SILENT_POLLS = 10;
+
+  /** How long a stopped worker's run may take to return (the kill, then its post-mortem). */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
   /** Leases asked for again within a round after a refusal, at most. */
   private static final int LEASE_TRIES = 3;
@@ -176,7 +184,9 @@ public final class PairProber implements AutoCloseable {
       try {
         answer = post(dst, "/api/v1/peer/lease", new LeaseWire.Request(self, leaseSeconds()));
       } catch (IOException e) {
-        record(self, dst, "error", "asking " + dst + " for a lease: " + reason(e), null);
+        // The peer's agent down, restarting, of another version or asking for a login: not a
+        // verdict on the path between the two hosts (the echoes between them give that).
+        record(self, dst, "lease_failed", "asking " + dst + " for a lease: " + reason(e), null);
         return null;
       }
       if (answer instanceof LeaseWire.Refusal r) {
@@ -205,9 +215,11 @@ public final class PairProber implements AutoCloseable {
   private void run(String self, String dst, LeaseWire.Grant lease) throws InterruptedException {
     int ranks = config.devices().size() + lease.devices().size();
     Path file = rootInfoDir.resolve(UUID.randomUUID() + ".rootinfo");
+    String leasePath = "/api/v1/peer/lease/" + lease.lease();
     boolean leaseUsed = false;
+    CompletableFuture<ProbeRun> own = null;
     try {
-      CompletableFuture<ProbeRun> own =
+      own =
           worker.start(
               PeerAllreduceSettings.root(
                   config.sizes(),
@@ -219,86 +231,148 @@ public final class PairProber implements AutoCloseable {
               config.deadline());
       String rootInfo = awaitRootInfo(file, own);
       if (rootInfo == null) {
-        // This side's worker ended before it made the blob: its devices were busy, or it failed.
-        ProbeRun mine = finished(own);
-        LeaseWire.Outcome o = PairResults.outcome(mine, 0);
+        // This side's worker ended before it made the blob (its devices were busy, or it failed),
+        // or made none within the deadline.
+        if (!own.isDone()) {
+          stopAndWait(own);
+        }
+        ProbeRun mine = own.getNow(null);
+        LeaseWire.Outcome o =
+            mine == null
+                ? new LeaseWire.Outcome("timeout", "no root info within the deadline", 0)
+                : PairResults.outcome(mine, 0);
         record(self, dst, o.result(), o.error(), mine);
         return;
       }
-      leaseUsed = true;
-      CompletableFuture<LeaseWire.Outcome> theirs =
-          postAsync(
-              dst,
-              "/api/v1/peer/lease/" + lease.lease() + "/run",
-              new LeaseWire.Run(
-                  rootInfo,
-                  ranks,
-                  config.devices().size(),
-                  config.sizes(),
-                  config.warmup(),
-                  config.iterations()),
-              config.deadline().plus(LeaseDesk.SLACK));
-      // The peer's side may end first, having found a job on its devices: this side's worker
-      // would otherwise wait in the join until its deadline.
-      CompletableFuture.anyOf(own, theirs).join();
-      if (!own.isDone() && theirs.isDone() && !theirs.isCompletedExceptionally()) {
-        Outcome their = outcomeOf(theirs.join().result());
-        if (their == Outcome.SKIPPED_DEVICE_BUSY || their == Outcome.DISCARDED_DEVICE_BUSY) {
-          worker.stop();
-        } else if (their != Outcome.SUCCESS) {
-          // The peer's side failed (before it joined, say): this side's ranks would wait for it
-          // until the deadline. A side that failed in the rounds took this one down with it.
-          try {
-            own.get(PEER_FAILED_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-          } catch (ExecutionException | TimeoutException e) {
-            worker.stop();
-          }
-        }
+      try {
+        postRun(
+            dst,
+            leasePath + "/run",
+            new LeaseWire.Run(
+                rootInfo,
+                ranks,
+                config.devices().size(),
+                config.sizes(),
+                config.warmup(),
+                config.iterations()));
+        leaseUsed = true;
+      } catch (IOException e) {
+        stopAndWait(own);
+        record(self, dst, "error", "starting " + dst + "'s side: " + reason(e), null);
+        return;
       }
-      ProbeRun mine = finished(own);
-      settle(self, dst, mine, theirs);
+      settle(self, dst, leasePath, own);
     } finally {
+      // Nothing of this run may outlive the lane it holds: the next run, this host's or a peer's,
+      // starts from a clean worker.
+      if (own != null && !own.isDone()) {
+        stopAndWait(own);
+      }
       try {
         Files.deleteIfExists(file);
+        Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".partial"));
       } catch (IOException e) {
         log.debug("removing {}: {}", file, e.toString());
       }
       if (!leaseUsed) {
-        delete(dst, "/api/v1/peer/lease/" + lease.lease());
+        delete(dst, leasePath);
       }
     }
   }
 
   /**
-   * The pair's result from both sides': the peer's skip or failure wins over this side's success.
+   * Follows both sides to their end and records the pair's result: the peer's skip wins (this side
+   * is stopped), then the first failure, this side's own or the peer's.
    */
-  private void settle(
-      String self, String dst, ProbeRun mine, CompletableFuture<LeaseWire.Outcome> theirs)
+  private void settle(String self, String dst, String leasePath, CompletableFuture<ProbeRun> own)
       throws InterruptedException {
-    LeaseWire.Outcome own = PairResults.outcome(mine, 0);
-    LeaseWire.Outcome their;
-    try {
-      their = theirs.get(LeaseDesk.SLACK.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      String why = dst + " gave no answer for its side: " + reason(cause);
-      record(
-          self,
-          dst,
-          "success".equals(own.result()) ? "error" : own.result(),
-          "success".equals(own.result()) ? why : own.error() + "; " + why,
-          mine);
+    long until = System.nanoTime() + config.deadline().plus(LeaseDesk.SLACK).toNanos();
+    LeaseWire.Outcome their = null;
+    String unanswered = null;
+    int misses = 0;
+    boolean stoppedForPeer = false;
+    while (System.nanoTime() < until) {
+      if (their == null) {
+        try {
+          their = poll(dst, leasePath);
+          misses = 0;
+        } catch (IOException e) {
+          unanswered = reason(e);
+          misses++;
+        }
+      }
+      if (their != null) {
+        if (own.isDone()) {
+          break;
+        }
+        Outcome t = outcomeOf(their.result());
+        if (t == Outcome.SKIPPED_DEVICE_BUSY || t == Outcome.DISCARDED_DEVICE_BUSY) {
+          stopAndWait(own);
+          stoppedForPeer = true;
+          break;
+        }
+        if (t != Outcome.SUCCESS) {
+          // The peer's side failed (before it joined, say): this side's ranks would wait for it
+          // until the deadline. A side that failed in the rounds took this one down with it.
+          if (!awaitQuietly(own, PEER_FAILED_GRACE)) {
+            stopAndWait(own);
+            stoppedForPeer = true;
+          }
+          break;
+        }
+      } else if (own.isDone() && misses >= PEER_SILENT_POLLS) {
+        break;
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+    if (!own.isDone()) {
+      stopAndWait(own);
+    }
+    ProbeRun mine = own.getNow(null);
+    LeaseWire.Outcome o =
+        mine == null
+            ? new LeaseWire.Outcome("timeout", "this side ended without a result", 0)
+            : PairResults.outcome(mine, 0);
+    if (their == null) {
+      String why =
+          dst
+              + " gave no outcome for its side: "
+              + (unanswered == null ? "not within the deadline" : unanswered);
+      boolean ok = "success".equals(o.result());
+      record(self, dst, ok ? "error" : o.result(), ok ? why : o.error() + "; " + why, mine);
       return;
     }
     Outcome t = outcomeOf(their.result());
     if (t == Outcome.SKIPPED_DEVICE_BUSY || t == Outcome.DISCARDED_DEVICE_BUSY) {
       record(self, dst, t.label(), "on " + dst + ": " + their.error(), null);
-    } else if (!"success".equals(own.result())) {
-      record(self, dst, own.result(), own.error(), mine);
-    } else if (!"success".equals(their.result())) {
+    } else if (stoppedForPeer
+        || !"success".equals(their.result()) && "success".equals(o.result())) {
       record(self, dst, their.result(), "on " + dst + ": " + their.error(), null);
+    } else if (!"success".equals(o.result())) {
+      record(self, dst, o.result(), o.error(), mine);
     } else {
       record(self, dst, "success", "", mine);
+    }
+  }
+
+  /** Stops this side's worker and waits until its run has returned. */
+  private void stopAndWait(CompletableFuture<ProbeRun> own) throws InterruptedException {
+    worker.stop();
+    if (!awaitQuietly(own, STOP_WAIT)) {
+      log.warn("peer_allreduce: this side's worker did not end within {}", STOP_WAIT);
+    }
+  }
+
+  /** Whether {@code own} ended within {@code wait}. */
+  private static boolean awaitQuietly(CompletableFuture<ProbeRun> own, Duration wait)
+      throws InterruptedException {
+    try {
+      own.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (ExecutionException e) {
+      return true;
+    } catch (TimeoutException e) {
+      return false;
     }
   }
 
@@ -347,18 +421,6 @@ public final class PairProber implements AutoCloseable {
     return null;
   }
 
-  private ProbeRun finished(CompletableFuture<ProbeRun> own) throws InterruptedException {
-    try {
-      return own.get(config.deadline().plus(LeaseDesk.SLACK).toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      worker.stop();
-      return ProbeRun.of(
-          io.linkwatch.probe.collective.PeerAllreduceProbe.ID,
-          List.of(TargetResult.failure("peer", Outcome.ERROR, reason(cause), 0)));
-    }
-  }
-
   private Object post(String dst, String path, Object body)
       throws IOException, InterruptedException {
     HttpResponse<String> r =
@@ -372,17 +434,33 @@ public final class PairProber implements AutoCloseable {
     };
   }
 
-  private CompletableFuture<LeaseWire.Outcome> postAsync(
-      String dst, String path, Object body, Duration timeout) {
-    return http.sendAsync(request(dst, path, body, timeout), bodyString())
-        .thenApply(
-            r -> {
-              if (r.statusCode() != 200) {
-                throw new IllegalStateException(
-                    "HTTP " + r.statusCode() + " from " + path + ": " + firstLine(r.body()));
-              }
-              return LeaseWire.read(r.body(), LeaseWire.Outcome.class);
-            });
+  /** Starts the peer's side; it answers at once. */
+  private void postRun(String dst, String path, LeaseWire.Run run)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(request(dst, path, run, Duration.ofSeconds(10)), bodyString());
+    if (r.statusCode() != 202) {
+      throw new IOException(
+          "HTTP " + r.statusCode() + " from " + path + ": " + firstLine(r.body()));
+    }
+  }
+
+  /** The peer's outcome for its side; null while it runs. */
+  private LeaseWire.Outcome poll(String dst, String path) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://" + dst + path))
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build(),
+            bodyString());
+    return switch (r.statusCode()) {
+      case 200 -> LeaseWire.read(r.body(), LeaseWire.Outcome.class);
+      case 202 -> null;
+      default ->
+          throw new IOException(
+              "HTTP " + r.statusCode() + " from " + path + ": " + firstLine(r.body()));
+    };
   }
 
   private void delete(String dst, String path) {

@@ -34,7 +34,11 @@ public final class PeerRuns implements AutoCloseable {
   private final AgentConfig config;
   private final ResultStore store;
   private final Clock clock;
-  private final WorkerProcess worker;
+
+  /** This host's side of its own runs, and its side of the runs it lends its devices to. */
+  private final WorkerProcess proberWorker;
+
+  private final WorkerProcess lentWorker;
   private final ExecutorService started;
   private final PairResults results;
   private final LeaseDesk desk;
@@ -47,7 +51,9 @@ public final class PeerRuns implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.executor = executor;
-    this.worker = new WorkerProcess(config.workerJavaOptions());
+    // One each, so that stopping one side's worker can never kill the other's.
+    this.proberWorker = new WorkerProcess(config.workerJavaOptions());
+    this.lentWorker = new WorkerProcess(config.workerJavaOptions());
     this.started =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -60,7 +66,7 @@ public final class PeerRuns implements AutoCloseable {
         new LeaseDesk(
             config.peers().collective(),
             executor::holdDevices,
-            (settings, deadline) -> run(settings, deadline),
+            (settings, deadline) -> run(lentWorker, settings, deadline),
             this::recentlyBusy,
             results,
             clock);
@@ -97,12 +103,12 @@ public final class PeerRuns implements AutoCloseable {
                         public CompletableFuture<ProbeRun> start(
                             PeerAllreduceSettings settings, Duration deadline) {
                           return CompletableFuture.supplyAsync(
-                              () -> run(settings, deadline), started);
+                              () -> run(proberWorker, settings, deadline), started);
                         }
 
                         @Override
                         public void stop() {
-                          worker.stop();
+                          proberWorker.stop();
                         }
                       },
                       results,
@@ -112,7 +118,7 @@ public final class PeerRuns implements AutoCloseable {
             });
   }
 
-  private ProbeRun run(PeerAllreduceSettings settings, Duration deadline) {
+  private ProbeRun run(WorkerProcess worker, PeerAllreduceSettings settings, Duration deadline) {
     String target =
         settings.devices().stream().map(String::valueOf).collect(Collectors.joining(","));
     return worker.run(
@@ -144,7 +150,8 @@ public final class PeerRuns implements AutoCloseable {
       prober.close();
     }
     desk.close();
-    worker.stop();
+    proberWorker.stop();
+    lentWorker.stop();
     started.shutdownNow();
     try (Stream<Path> files = Files.list(rootInfoDir)) {
       for (Path f : files.toList()) {

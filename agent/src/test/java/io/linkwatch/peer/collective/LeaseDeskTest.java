@@ -78,15 +78,17 @@ class LeaseDeskTest {
               LeaseWire.Refusal.class,
               r -> assertThat(r.refused()).startsWith("a lease for a:1 is out until"));
 
-      LeaseWire.Outcome o = desk.run(grant.lease(), run(2));
+      desk.start(grant.lease(), run(2));
+      LeaseWire.Outcome o = outcome(desk, grant.lease());
       assertThat(o.result()).isEqualTo("success");
       assertThat(ran).hasSize(1);
       assertThat(ran.get(0).firstRank()).isEqualTo(2);
       assertThat(ran.get(0).devices()).containsExactly(0, 1);
-      assertThat(lane.availablePermits()).as("the run's end gives the lane back").isOne();
-      assertThatThrownBy(() -> desk.run(grant.lease(), run(2)))
+      assertThat(laneBack()).as("the run's end gives the lane back").isTrue();
+      assertThatThrownBy(() -> desk.start(grant.lease(), run(2)))
           .isInstanceOf(LeaseDesk.NoSuchLease.class)
           .hasMessageContaining(grant.lease());
+      assertThat(desk.outcome(grant.lease())).as("still there for the prober").isEqualTo(o);
     }
     assertThat(counts()).contains("responder b:1 refused=1", "responder a:1 success=1");
   }
@@ -115,10 +117,11 @@ class LeaseDeskTest {
     try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
       LeaseWire.Grant g = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 0));
       assertThat(g.seconds()).as("no length asked: the deadline and the slack").isEqualTo(75);
-      LeaseWire.Outcome o = desk.run(g.lease(), run(1));
+      desk.start(g.lease(), run(1));
+      LeaseWire.Outcome o = outcome(desk, g.lease());
       assertThat(o.result()).isEqualTo("skipped_device_busy");
       assertThat(o.error()).isEqualTo("device 0 is busy: pid 4242");
-      assertThat(lane.availablePermits()).isOne();
+      assertThat(laneBack()).isTrue();
     }
   }
 
@@ -129,7 +132,7 @@ class LeaseDeskTest {
       assertThat(lane.availablePermits()).isZero();
       assertThat(lane.tryAcquire(10, TimeUnit.SECONDS)).as("expired after a second").isTrue();
       lane.release();
-      assertThatThrownBy(() -> desk.run(g.lease(), run(1)))
+      assertThatThrownBy(() -> desk.start(g.lease(), run(1)))
           .isInstanceOf(LeaseDesk.NoSuchLease.class);
 
       LeaseWire.Grant again = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 30));
@@ -139,6 +142,48 @@ class LeaseDeskTest {
       assertThat(lane.availablePermits()).isOne();
     }
     assertThat(ran).isEmpty();
+  }
+
+  @Test
+  void aRunThisSideCannotTakePartInIsRefusedAndTheLeaseStays() throws Exception {
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      LeaseWire.Grant g = (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 30));
+      assertThatThrownBy(
+              () -> desk.start(g.lease(), new LeaseWire.Run("AAAA", 4, 2, List.of(1001L), 1, 2)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("sizes: 1001 is not an fp16 message size of 2 bytes to 4GiB");
+      assertThatThrownBy(() -> desk.start(g.lease(), new LeaseWire.Run("AAAA", 4, 2, null, 1, 2)))
+          .hasMessage("sizes: at least one message size");
+      assertThatThrownBy(
+              () -> desk.start(g.lease(), new LeaseWire.Run("%%", 4, 2, List.of(2L), 1, 2)))
+          .hasMessageStartingWith("root_info: not base64");
+      assertThatThrownBy(
+              () -> desk.start(g.lease(), new LeaseWire.Run("AAAA", 4, 0, List.of(2L), 1, 2)))
+          .hasMessage("first_rank: the peer's ranks follow the prober's");
+      assertThat(ran).isEmpty();
+      desk.start(g.lease(), run(2));
+      assertThat(outcome(desk, g.lease()).result()).isEqualTo("success");
+    }
+  }
+
+  /** Whether the lane is free within a few seconds (a run's lease ends just after its outcome). */
+  private boolean laneBack() throws InterruptedException {
+    if (!lane.tryAcquire(5, TimeUnit.SECONDS)) {
+      return false;
+    }
+    lane.release();
+    return true;
+  }
+
+  /** The outcome of the run under {@code lease}, once it has one. */
+  private static LeaseWire.Outcome outcome(LeaseDesk desk, String lease) throws Exception {
+    long end = System.nanoTime() + 10_000_000_000L;
+    Object o = desk.outcome(lease);
+    while (o == LeaseDesk.RUNNING && System.nanoTime() < end) {
+      Thread.sleep(10);
+      o = desk.outcome(lease);
+    }
+    return (LeaseWire.Outcome) o;
   }
 
   private List<String> counts() {
