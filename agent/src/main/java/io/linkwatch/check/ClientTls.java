@@ -20,10 +20,10 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * protocols it offers. The host name check stays the JDK's own (the URL's host, which {@code
  * server_name} must equal), except under {@code insecure_skip_verify}, which checks nothing.
  */
-final class ClientTls {
+public final class ClientTls {
   private ClientTls() {}
 
-  static void apply(HttpClientConfig.Tls tls, HttpClient.Builder builder) {
+  public static void apply(HttpClientConfig.Tls tls, HttpClient.Builder builder) {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
       KeyManager[] keys =

@@ -52,7 +52,7 @@ public record HttpClientConfig(
       Optional<String> serverName,
       boolean insecureSkipVerify,
       List<String> protocols) {
-    static final Tls NONE =
+    public static final Tls NONE =
         new Tls(
             Optional.empty(),
             Optional.empty(),

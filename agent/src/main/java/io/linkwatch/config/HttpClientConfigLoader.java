@@ -60,6 +60,21 @@ public final class HttpClientConfigLoader {
     return parse(file.toString(), ConfigLoader.readFile(file), dir, agent);
   }
 
+  /**
+   * Reads {@code file} for asking every peer ({@code peers.collective.http_config_file}): a {@code
+   * tls_config} makes the requests https, each peer's certificate checked against its own member
+   * host, so {@code server_name} has no one name to be.
+   *
+   * @throws ConfigException with every problem, one line each naming the key
+   */
+  public static HttpClientConfig loadForPeers(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    return ConfigLoader.parseYaml(
+        file.toString(),
+        ConfigLoader.readFile(file),
+        (root, problems) -> read(file.toString(), root, dir, null));
+  }
+
   /** Validates {@code text}; relative paths are taken from {@code dir}. */
   public static HttpClientConfig parse(String source, String text, Path dir, URI agent) {
     return ConfigLoader.parseYaml(source, text, (root, problems) -> read(source, root, dir, agent));
@@ -88,7 +103,7 @@ public final class HttpClientConfigLoader {
     HttpClientConfig.Tls tls = HttpClientConfig.Tls.NONE;
     if (root.has("tls_config")) {
       tls = tls(root.mapping("tls_config"), dir, agent);
-      if (!"https".equals(agent.getScheme())) {
+      if (agent != null && !"https".equals(agent.getScheme())) {
         root.problem(
             "tls_config",
             "set, but " + agent + " is plain HTTP: give an https:// URL (--url) to use it");
@@ -240,6 +255,15 @@ public final class HttpClientConfigLoader {
       } catch (IllegalArgumentException e) {
         node.problem(node.has("key_file") ? "key_file" : "key", e.getMessage());
       }
+    }
+    if (agent == null) {
+      serverName.ifPresent(
+          n ->
+              node.problem(
+                  "server_name",
+                  "not for peers: each peer's certificate is checked against its own member host"
+                      + " (use names the certificates hold in the member list)"));
+      return new HttpClientConfig.Tls(ca, cert, key, Optional.empty(), insecure, protocols);
     }
     String host = agent.getHost() == null ? "" : agent.getHost().replaceAll("^\\[|\\]$", "");
     if (serverName.isPresent() && !serverName.get().equalsIgnoreCase(host)) {

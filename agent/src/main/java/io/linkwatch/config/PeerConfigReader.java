@@ -6,6 +6,7 @@ import io.linkwatch.peer.PeerSchedule.Member;
 import io.linkwatch.util.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -140,8 +141,19 @@ final class PeerConfigReader {
             false);
     int warmup = c.integer("warmup", d.warmup(), 0, 10_000);
     int iterations = c.integer("iterations", d.iterations(), 1, 100_000);
+    Optional<Path> httpConfig = Optional.ofNullable(c.scalar("http_config_file", null, Path::of));
+    // Read now, so that a mistake in it stops the agent before it starts, naming the key.
+    httpConfig.ifPresent(
+        f -> {
+          try {
+            HttpClientConfigLoader.loadForPeers(f);
+          } catch (ConfigException e) {
+            c.problem("http_config_file", e.getMessage().strip().replace("\n", "; "));
+          }
+        });
     c.rejectUnknown();
-    return new PeerConfig.Collective(every, deadline, devices, sizes, warmup, iterations);
+    return new PeerConfig.Collective(
+        every, deadline, devices, sizes, warmup, iterations, httpConfig);
   }
 
   /** The sizes an echo datagram may have: its header, up to one Ethernet frame's payload. */

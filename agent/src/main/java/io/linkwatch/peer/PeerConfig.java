@@ -85,6 +85,9 @@ public record PeerConfig(
    * @param sizes message sizes in bytes (fp16, even)
    * @param warmup untimed rounds per size
    * @param iterations timed rounds per size
+   * @param httpConfigFile how this host asks its peers for leases where their agents want TLS or a
+   *     login: a Prometheus HTTP client config (a {@code tls_config} makes the requests https);
+   *     empty: plain HTTP, no login
    */
   public record Collective(
       Duration every,
@@ -92,7 +95,8 @@ public record PeerConfig(
       List<Integer> devices,
       List<Long> sizes,
       int warmup,
-      int iterations) {
+      int iterations,
+      Optional<java.nio.file.Path> httpConfigFile) {
     public static final Duration DEFAULT_EVERY = Duration.ofMinutes(30);
     public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(60);
 
@@ -102,7 +106,13 @@ public record PeerConfig(
      */
     public static final Collective DEFAULTS =
         new Collective(
-            DEFAULT_EVERY, DEFAULT_DEADLINE, List.of(0), List.of(1L << 10, 64L << 20), 2, 10);
+            DEFAULT_EVERY,
+            DEFAULT_DEADLINE,
+            List.of(0),
+            List.of(1L << 10, 64L << 20),
+            2,
+            10,
+            Optional.empty());
 
     public Collective {
       devices = List.copyOf(devices);

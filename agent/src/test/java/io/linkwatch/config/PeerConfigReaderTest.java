@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.peer.PeerSchedule.Member;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -168,7 +170,8 @@ class PeerConfigReaderTest {
                 java.util.List.of(0, 1),
                 java.util.List.of(1024L, 256L << 20),
                 1,
-                20));
+                20,
+                Optional.empty()));
     assertThatThrownBy(
             () ->
                 ConfigLoader.parse(
@@ -192,10 +195,43 @@ class PeerConfigReaderTest {
                 + " collectives send fp16 elements)\n"
                 + "f.yaml: peers.collective.iterations: must be between 1 and 100000, not 0\n"
                 + "f.yaml: peers.collective.size: unknown key, did you mean 'sizes'? (valid here:"
-                + " deadline, devices, every, iterations, sizes, warmup)");
+                + " deadline, devices, every, http_config_file, iterations, sizes, warmup)");
     assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", "peers:\n  collective: {}\n"))
         .hasMessage(
             "f.yaml: peers.collective: needs the members to run with: set peers.static,"
                 + " peers.http_sd or peers.slurm");
+  }
+
+  @Test
+  void theLoginForPeersIsReadAtStartAndItsMistakesNamed(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path login = dir.resolve("peers-http.yml");
+    Files.writeString(
+        login, "basic_auth: {username: linkwatch, password: x}\nenable_http2: false\n");
+    String config =
+        "peers:\n  static: [{host: \"a:1\"}]\n  collective:\n    http_config_file: %s\n";
+    assertThat(
+            ConfigLoader.parse("f.yaml", config.formatted(login))
+                .peers()
+                .collective()
+                .orElseThrow()
+                .httpConfigFile())
+        .contains(login);
+    Files.writeString(login, "tls_config: {server_name: fleet.example}\nbasic_auth: {usr: a}\n");
+    assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", config.formatted(login)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            ("f.yaml: peers.collective.http_config_file: %1$s: basic_auth.username_file: required:"
+                    + " the file holding the value (or username with it inline); %1$s:"
+                    + " basic_auth.password_file: required: the file holding the secret (or"
+                    + " password with it inline); %1$s: basic_auth.usr: unknown key (valid here:"
+                    + " password, password_file, username, username_file); %1$s:"
+                    + " tls_config.server_name: not for peers: each peer's certificate is checked"
+                    + " against its own member host (use names the certificates hold in the"
+                    + " member list)")
+                .formatted(login));
+    Path missing = dir.resolve("absent.yml");
+    assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", config.formatted(missing)))
+        .hasMessage("f.yaml: peers.collective.http_config_file: " + missing + ": no such file");
   }
 }

@@ -1,5 +1,7 @@
 package io.linkwatch.peer.collective;
 
+import io.linkwatch.check.ClientTls;
+import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.peer.PeerSchedule;
 import io.linkwatch.peer.PeerSnapshot;
@@ -82,6 +84,8 @@ public final class PairProber implements AutoCloseable {
   private final Path rootInfoDir;
   private final Clock clock;
   private final HttpClient http;
+  private final HttpClientConfig login;
+  private final String scheme;
   private final Thread loop;
   private volatile boolean closed;
 
@@ -92,7 +96,8 @@ public final class PairProber implements AutoCloseable {
       RootWorker worker,
       PairResults results,
       Path rootInfoDir,
-      Clock clock) {
+      Clock clock,
+      HttpClientConfig login) {
     this.config = config;
     this.peers = peers;
     this.lane = lane;
@@ -100,7 +105,18 @@ public final class PairProber implements AutoCloseable {
     this.results = results;
     this.rootInfoDir = rootInfoDir;
     this.clock = clock;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    this.login = login;
+    // The fleet's agents share one web config: a tls_config for the peers means they serve https.
+    boolean https = !login.tls().equals(HttpClientConfig.Tls.NONE);
+    this.scheme = https ? "https" : "http";
+    HttpClient.Builder client =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(login.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1);
+    if (https) {
+      ClientTls.apply(login.tls(), client);
+    }
+    this.http = client.build();
     this.loop = new Thread(this::loop, "peer-collective");
     this.loop.setDaemon(true);
   }
@@ -186,7 +202,12 @@ public final class PairProber implements AutoCloseable {
       } catch (IOException e) {
         // The peer's agent down, restarting, of another version or asking for a login: not a
         // verdict on the path between the two hosts (the echoes between them give that).
-        record(self, dst, "lease_failed", "asking " + dst + " for a lease: " + reason(e), null);
+        record(
+            self,
+            dst,
+            "lease_failed",
+            "asking " + dst + " for a lease: " + reason(e) + httpsHint(),
+            null);
         return null;
       }
       if (answer instanceof LeaseWire.Refusal r) {
@@ -206,6 +227,13 @@ public final class PairProber implements AutoCloseable {
         log.warn("releasing the devices after peer_allreduce with {}: {}", dst, e.toString());
       }
     }
+  }
+
+  /** Plain HTTP to an agent that serves https fails without a word of why: say it. */
+  private String httpsHint() {
+    return "http".equals(scheme)
+        ? " (if the peers serve https, set peers.collective.http_config_file with a tls_config)"
+        : "";
   }
 
   private long leaseSeconds() {
@@ -448,12 +476,7 @@ public final class PairProber implements AutoCloseable {
   /** The peer's outcome for its side; null while it runs. */
   private LeaseWire.Outcome poll(String dst, String path) throws IOException, InterruptedException {
     HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://" + dst + path))
-                .timeout(Duration.ofSeconds(5))
-                .GET()
-                .build(),
-            bodyString());
+        http.send(builder(dst, path).timeout(Duration.ofSeconds(5)).GET().build(), bodyString());
     return switch (r.statusCode()) {
       case 200 -> LeaseWire.read(r.body(), LeaseWire.Outcome.class);
       case 202 -> null;
@@ -466,10 +489,7 @@ public final class PairProber implements AutoCloseable {
   private void delete(String dst, String path) {
     try {
       http.send(
-          HttpRequest.newBuilder(URI.create("http://" + dst + path))
-              .timeout(Duration.ofSeconds(5))
-              .DELETE()
-              .build(),
+          builder(dst, path).timeout(Duration.ofSeconds(5)).DELETE().build(),
           HttpResponse.BodyHandlers.discarding());
     } catch (IOException e) {
       // The lease expires on its own.
@@ -479,12 +499,19 @@ public final class PairProber implements AutoCloseable {
     }
   }
 
-  private static HttpRequest request(String dst, String path, Object body, Duration timeout) {
-    return HttpRequest.newBuilder(URI.create("http://" + dst + path))
+  private HttpRequest request(String dst, String path, Object body, Duration timeout) {
+    return builder(dst, path)
         .timeout(timeout)
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(LeaseWire.write(body)))
         .build();
+  }
+
+  /** A request to the peer {@code dst}, with this host's login where it has one. */
+  private HttpRequest.Builder builder(String dst, String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(scheme + "://" + dst + path));
+    login.authorization().ifPresent(a -> b.header("Authorization", a.header()));
+    return b;
   }
 
   private static HttpResponse.BodyHandler<String> bodyString() {
@@ -498,6 +525,10 @@ public final class PairProber implements AutoCloseable {
   }
 
   private static String reason(Throwable e) {
+    if (e instanceof java.net.ConnectException) {
+      // The JDK's client says no more than the class: nothing listens there.
+      return "connection refused (its agent is not running, or not on that port)";
+    }
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }

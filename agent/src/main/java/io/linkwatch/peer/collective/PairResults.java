@@ -77,7 +77,15 @@ public final class PairResults {
             error == null ? "" : error,
             measured ? List.copyOf(figures) : before == null ? List.of() : before.figures(),
             measured ? now : before == null ? null : before.figuresAt(),
-            Pair.decides(result) ? measured : before == null ? null : before.ok()));
+            verdict(result, before)));
+  }
+
+  /** The pair's verdict after {@code result}: a skip keeps the one before (none at first). */
+  private static Boolean verdict(String result, Pair before) {
+    if (Pair.decides(result)) {
+      return "success".equals(result);
+    }
+    return before == null ? null : before.ok();
   }
 
   /** This host's part of a run it lent its devices to; {@code run} null: it never started. */

@@ -1,6 +1,8 @@
 package io.linkwatch.peer.collective;
 
 import io.linkwatch.config.AgentConfig;
+import io.linkwatch.config.HttpClientConfig;
+import io.linkwatch.config.HttpClientConfigLoader;
 import io.linkwatch.peer.PeerSnapshot;
 import io.linkwatch.probe.collective.PeerAllreduceProbe;
 import io.linkwatch.probe.collective.PeerAllreduceSettings;
@@ -113,7 +115,10 @@ public final class PeerRuns implements AutoCloseable {
                       },
                       results,
                       rootInfoDir,
-                      clock);
+                      clock,
+                      c.httpConfigFile()
+                          .map(HttpClientConfigLoader::loadForPeers)
+                          .orElse(HttpClientConfig.NONE));
               prober.start();
             });
   }

@@ -56,7 +56,13 @@ class LeaseDeskTest {
     PeerConfig.Collective d = PeerConfig.Collective.DEFAULTS;
     return Optional.of(
         new PeerConfig.Collective(
-            d.every(), deadline, List.of(0, 1), d.sizes(), d.warmup(), d.iterations()));
+            d.every(),
+            deadline,
+            List.of(0, 1),
+            d.sizes(),
+            d.warmup(),
+            d.iterations(),
+            Optional.empty()));
   }
 
   private static LeaseWire.Run run(int firstRank) {
