@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.BridgedNamespaces;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
 import java.nio.file.Files;
@@ -17,7 +18,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,26 +64,15 @@ class PeerCollectiveLiveTest {
 
   @TempDir Path dir;
 
-  private final String id =
-      Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
-  private final int subnet = ThreadLocalRandom.current().nextInt(16, 250);
-  private final List<String> namespaces = new ArrayList<>();
+  private final BridgedNamespaces hosts = new BridgedNamespaces("lwc", "10.232");
   private final List<AgentProcess> agents = new ArrayList<>();
 
-  private String bridge() {
-    return "lwc" + id;
-  }
-
   private String ns(int i) {
-    return "lwc" + id + "-" + i;
-  }
-
-  private String veth(int i) {
-    return "lwcv" + id + i;
+    return hosts.ns(i);
   }
 
   private String ip(int i) {
-    return "10.232." + subnet + "." + (i + 1);
+    return hosts.ip(i);
   }
 
   private String member(int i) {
@@ -95,7 +84,7 @@ class PeerCollectiveLiveTest {
     assumeTrue(
         "root".equals(System.getProperty("user.name")),
         "network namespaces need root (CI runs as root)");
-    network();
+    hosts.make(HOSTS);
     startAgents();
     Path rules = LiveRules.write(dir, "--for", "10s");
     Duration cover = Duration.ofSeconds(3L * EVERY);
@@ -164,7 +153,7 @@ class PeerCollectiveLiveTest {
       for (int i = 0; i < HOSTS; i++) {
         before[i] = agents.get(i).log().size();
       }
-      killNamespace(0);
+      hosts.kill(0);
       String failed =
           awaitLog(
               "host " + peer + "'s side failed after host 0 died",
@@ -175,7 +164,7 @@ class PeerCollectiveLiveTest {
                       && (line.contains("result=error") || line.contains("result=timeout")));
       assertThat(failed).containsPattern("Hccl(AllReduce|CommInitRootInfo)");
       System.out.println("host " + peer + " after host 0 died: " + failed);
-      assertThat(pids(peer)).as("host " + peer + " keeps only its agent").hasSize(1);
+      assertThat(hosts.pids(peer)).as("host " + peer + " keeps only its agent").hasSize(1);
     }
   }
 
@@ -280,7 +269,7 @@ class PeerCollectiveLiveTest {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
       for (int i = 0; i < HOSTS; i++) {
-        if (i != host && pids(i).size() > 1 && leasedTo(i, host)) {
+        if (i != host && hosts.pids(i).size() > 1 && leasedTo(i, host)) {
           return i;
         }
       }
@@ -304,46 +293,21 @@ class PeerCollectiveLiveTest {
     return false;
   }
 
-  private List<String> pids(int host) throws Exception {
-    Process p = new ProcessBuilder("ip", "netns", "pids", ns(host)).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    p.waitFor();
-    return out.lines().filter(l -> !l.isBlank()).toList();
-  }
-
-  private void killNamespace(int host) throws Exception {
-    for (String pid : pids(host)) {
-      new ProcessBuilder("kill", "-KILL", pid).start().waitFor();
-    }
-  }
-
   /** A 40 Mbit/s limit on both ends of host {@code i}'s veth, or none. */
   private void tbf(int i, boolean on) throws Exception {
-    String action = on ? "replace" : "del";
+    List<String> qdisc = new ArrayList<>(List.of("tc", "qdisc", on ? "replace" : "del", "dev"));
     List<String> rate =
-        on ? List.of("tbf", "rate", "40mbit", "burst", "64kbit", "latency", "400ms") : List.of();
-    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", ns(i), "tc", "qdisc"));
-    inside.addAll(List.of(action, "dev", "eth0", "root"));
+        on
+            ? List.of("root", "tbf", "rate", "40mbit", "burst", "64kbit", "latency", "400ms")
+            : List.of("root");
+    List<String> inside = new ArrayList<>(qdisc);
+    inside.add("eth0");
     inside.addAll(rate);
-    run(inside.toArray(String[]::new));
-    List<String> outside = new ArrayList<>(List.of("tc", "qdisc", action, "dev", veth(i), "root"));
+    hosts.in(i, inside.toArray(String[]::new));
+    List<String> outside = new ArrayList<>(qdisc);
+    outside.add(hosts.veth(i));
     outside.addAll(rate);
-    run(outside.toArray(String[]::new));
-  }
-
-  private void network() throws Exception {
-    run("ip", "link", "add", bridge(), "type", "bridge");
-    run("ip", "addr", "add", "10.232." + subnet + ".254/24", "dev", bridge());
-    run("ip", "link", "set", bridge(), "up");
-    for (int i = 0; i < HOSTS; i++) {
-      run("ip", "netns", "add", ns(i));
-      namespaces.add(ns(i));
-      run("ip", "link", "add", veth(i), "type", "veth", "peer", "name", "eth0", "netns", ns(i));
-      run("ip", "link", "set", veth(i), "master", bridge(), "up");
-      run("ip", "-n", ns(i), "addr", "add", ip(i) + "/24", "dev", "eth0");
-      run("ip", "-n", ns(i), "link", "set", "eth0", "up");
-      run("ip", "-n", ns(i), "link", "set", "lo", "up");
-    }
+    BridgedNamespaces.run(outside.toArray(String[]::new));
   }
 
   private void startAgents() throws Exception {
@@ -368,10 +332,7 @@ class PeerCollectiveLiveTest {
           pool.submit(
               () ->
                   AgentProcess.startWrapped(
-                      home,
-                      List.of("ip", "netns", "exec", ns(host)),
-                      member(host),
-                      AgentProcess.onlyProbes(config))));
+                      home, hosts.exec(host), member(host), AgentProcess.onlyProbes(config))));
     }
     pool.shutdown();
     for (Future<AgentProcess> f : starting) {
@@ -379,21 +340,9 @@ class PeerCollectiveLiveTest {
     }
   }
 
-  private static void run(String... command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
-  }
-
   @AfterEach
   void tearDown() throws Exception {
     agents.forEach(AgentProcess::close);
-    for (int i = 0; i < namespaces.size(); i++) {
-      killNamespace(i);
-    }
-    for (String n : namespaces) {
-      new ProcessBuilder("ip", "netns", "del", n).start().waitFor();
-    }
-    new ProcessBuilder("ip", "link", "del", bridge()).start().waitFor();
+    hosts.close();
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linkwatch.testing.AgentProcess;
+import io.linkwatch.testing.BridgedNamespaces;
 import io.linkwatch.testing.LiveRules;
 import io.linkwatch.testing.PrometheusServer;
 import io.linkwatch.testing.StatusLine;
@@ -18,7 +19,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,22 +62,15 @@ class PeerNetnsLiveTest {
 
   @TempDir Path dir;
 
-  private final String id =
-      Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
-  private final int subnet = ThreadLocalRandom.current().nextInt(16, 250);
-  private final List<String> namespaces = new ArrayList<>();
+  private final BridgedNamespaces hosts = new BridgedNamespaces("lwp", "10.231");
   private final List<AgentProcess> agents = new ArrayList<>();
 
-  private String bridge() {
-    return "lwb" + id;
-  }
-
   private String ns(int i) {
-    return "lwp" + id + "-" + i;
+    return hosts.ns(i);
   }
 
   private String ip(int i) {
-    return "10.231." + subnet + "." + (i + 1);
+    return hosts.ip(i);
   }
 
   private String member(int i) {
@@ -89,7 +82,7 @@ class PeerNetnsLiveTest {
     assumeTrue(
         "root".equals(System.getProperty("user.name")),
         "network namespaces need root (CI runs as root)");
-    network();
+    hosts.make(HOSTS);
     long born = System.nanoTime();
     startAgents();
     Path rules = LiveRules.write(dir, "--for", "10s");
@@ -372,22 +365,6 @@ class PeerNetnsLiveTest {
     throw new AssertionError(series + " not in:\n" + metrics);
   }
 
-  private void network() throws Exception {
-    run("ip", "link", "add", bridge(), "type", "bridge");
-    run("ip", "addr", "add", "10.231." + subnet + ".254/24", "dev", bridge());
-    run("ip", "link", "set", bridge(), "up");
-    for (int i = 0; i < HOSTS; i++) {
-      String veth = "lwv" + id + i;
-      run("ip", "netns", "add", ns(i));
-      namespaces.add(ns(i));
-      run("ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns(i));
-      run("ip", "link", "set", veth, "master", bridge(), "up");
-      run("ip", "-n", ns(i), "addr", "add", ip(i) + "/24", "dev", "eth0");
-      run("ip", "-n", ns(i), "link", "set", "eth0", "up");
-      run("ip", "-n", ns(i), "link", "set", "lo", "up");
-    }
-  }
-
   private void startAgents() throws Exception {
     StringBuilder members = new StringBuilder();
     for (int i = 0; i < HOSTS; i++) {
@@ -425,23 +402,14 @@ class PeerNetnsLiveTest {
   }
 
   private void nft(int host, String command) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(host), "nft"));
+    List<String> cmd = new ArrayList<>(List.of("nft"));
     cmd.addAll(List.of(command.split(" ")));
-    run(cmd.toArray(String[]::new));
-  }
-
-  private static void run(String... command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+    hosts.in(host, cmd.toArray(String[]::new));
   }
 
   @AfterEach
   void tearDown() throws Exception {
     agents.forEach(AgentProcess::close);
-    for (String n : namespaces) {
-      new ProcessBuilder("ip", "netns", "del", n).start().waitFor();
-    }
-    new ProcessBuilder("ip", "link", "del", bridge()).start().waitFor();
+    hosts.close();
   }
 }
