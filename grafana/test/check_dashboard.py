@@ -383,6 +383,20 @@ def fleet_fixture_series():
         if instance == "fixture-03:10187":
             s.append({"series": f'linkwatch_peer_suspect{{{host},kind="self",suspect_host="{instance}",'
                                 f'suspect_nic="eth0",verdict="lossy"}}', "values": "_x120 1+0x60"})
+    # two-host allreduce: each pair's figures from its prober (the member that sorts first);
+    # fixture-03's port is slow and its pair with fixture-01 failed its last run
+    for instance, labels, _ in FLEET_HOSTS:
+        host = f'instance="{instance}",job="linkwatch",{labels}'
+        for peer in ("fixture-05:10187",):
+            rate = "2e9" if instance == "fixture-03:10187" else "2e10"
+            s.append({"series": f'linkwatch_peer_allreduce_bus_bandwidth_bytes_per_second{{{host},'
+                                f'src_host="{instance}",dst_host="{peer}",size_bytes="67108864"}}',
+                      "values": f"{rate}+0x180"})
+            s.append({"series": f'linkwatch_peer_allreduce_success{{{host},src_host="{instance}",'
+                                f'dst_host="{peer}"}}', "values": "1+0x180"})
+        if instance == "fixture-01:10187":
+            s.append({"series": f'linkwatch_peer_allreduce_success{{{host},src_host="{instance}",'
+                                f'dst_host="fixture-03:10187"}}', "values": "0+0x180"})
     # fixture-03's slow link failed its prolog's quick check; fixture-01's passed
     for instance, labels, state in (("fixture-03:10187", 'cluster="east",rack="r2"', "FAIL"),
                                     ("fixture-01:10187", 'cluster="east",rack="r1"', "OK")):

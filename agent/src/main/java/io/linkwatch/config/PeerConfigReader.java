@@ -136,8 +136,7 @@ final class PeerConfigReader {
         c.list(
             "sizes",
             d.sizes(),
-            io.linkwatch.probe.Distinct.sizes(
-                io.linkwatch.probe.collective.AllreduceSettings::fp16MessageSize),
+            io.linkwatch.probe.Distinct.sizes(io.linkwatch.registry.ProbeKind::fp16MessageSize),
             false);
     int warmup = c.integer("warmup", d.warmup(), 0, 10_000);
     int iterations = c.integer("iterations", d.iterations(), 1, 100_000);

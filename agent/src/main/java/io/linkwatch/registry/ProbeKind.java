@@ -226,6 +226,50 @@ public enum ProbeKind {
     return Arrays.stream(values()).filter(k -> k.id().equals(id)).findFirst();
   }
 
+  /**
+   * The two-host allreduce's id ({@code peer_allreduce}): its {@code probe} label and its families'
+   * prefix. No key under {@code probes:} names it; {@code peers.collective} runs it.
+   */
+  public static final String PEER_ALLREDUCE = io.linkwatch.probe.collective.PeerAllreduceProbe.ID;
+
+  /**
+   * The settings of the two-host allreduce's side that holds rank 0: it makes the group's blob and
+   * writes it, base64, to {@code rootInfoFile}.
+   */
+  public static ProbeSettings peerAllreduceRoot(
+      List<Long> sizes,
+      int warmup,
+      int iterations,
+      List<Integer> devices,
+      int ranks,
+      String rootInfoFile) {
+    return io.linkwatch.probe.collective.PeerAllreduceSettings.root(
+        sizes, warmup, iterations, devices, ranks, rootInfoFile);
+  }
+
+  /**
+   * The settings of the two-host allreduce's other side: ranks {@code firstRank} on, joined with
+   * the blob the root side made.
+   *
+   * @throws IllegalArgumentException when the ranks do not fit or the blob is missing
+   */
+  public static ProbeSettings peerAllreduceJoining(
+      List<Long> sizes,
+      int warmup,
+      int iterations,
+      List<Integer> devices,
+      int ranks,
+      int firstRank,
+      String rootInfo) {
+    return new io.linkwatch.probe.collective.PeerAllreduceSettings(
+        sizes, warmup, iterations, devices, ranks, firstRank, rootInfo, "");
+  }
+
+  /** A message size of the collectives' fp16 elements (a whole number of 2-byte elements). */
+  public static long fp16MessageSize(String text) {
+    return io.linkwatch.probe.collective.AllreduceSettings.fp16MessageSize(text);
+  }
+
   /** Measurement and settings types by JSON type id (the simple class name), from every probe. */
   static final Map<String, Class<?>> JSON_TYPES = jsonTypes();
 

@@ -91,6 +91,7 @@ public class GoldenExpositionTest {
             new PassiveExposition(passive, 15, INACTIVE_BY_DESIGN, series.linkCounters()),
             series.probeHealth()));
     registry.register(new PeerCollector(() -> store.peers().orElse(null)));
+    registry.register(new PeerRunsCollector(io.linkwatch.testing.PairRunsFixture.results()));
     // A host in shadow mode whose health check would have drained it twice.
     registry.register(new ShadowCollector(false, store::shadow));
     ByteArrayOutputStream out = new ByteArrayOutputStream();

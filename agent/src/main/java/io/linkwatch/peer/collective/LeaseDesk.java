@@ -1,8 +1,9 @@
 package io.linkwatch.peer.collective;
 
 import io.linkwatch.peer.PeerConfig;
-import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.registry.ProbeKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +46,7 @@ public final class LeaseDesk implements AutoCloseable {
   /** Runs this side's part in a worker under a deadline. */
   @FunctionalInterface
   public interface PeerWorker {
-    ProbeRun run(PeerAllreduceSettings settings, Duration deadline);
+    ProbeRun run(ProbeSettings settings, Duration deadline);
   }
 
   /** A device this host's own checks found busy lately, with what they saw; empty when none. */
@@ -192,7 +193,7 @@ public final class LeaseDesk implements AutoCloseable {
    */
   public void start(String id, LeaseWire.Run run) {
     PeerConfig.Collective c = config.orElseThrow(() -> new NoSuchLease(id));
-    PeerAllreduceSettings settings = settings(run, c);
+    ProbeSettings settings = settings(run, c);
     Lease lease;
     synchronized (this) {
       lease = current;
@@ -211,7 +212,7 @@ public final class LeaseDesk implements AutoCloseable {
     }
   }
 
-  private void runUnder(Lease lease, PeerAllreduceSettings settings, PeerConfig.Collective c) {
+  private void runUnder(Lease lease, ProbeSettings settings, PeerConfig.Collective c) {
     long started = System.nanoTime();
     LeaseWire.Outcome o;
     try {
@@ -252,7 +253,7 @@ public final class LeaseDesk implements AutoCloseable {
   }
 
   /** The run a prober asks for, checked as the config's own settings are. */
-  private static PeerAllreduceSettings settings(LeaseWire.Run run, PeerConfig.Collective c) {
+  private static ProbeSettings settings(LeaseWire.Run run, PeerConfig.Collective c) {
     if (run.sizes() == null || run.sizes().isEmpty()) {
       throw new IllegalArgumentException("sizes: at least one message size");
     }
@@ -279,15 +280,14 @@ public final class LeaseDesk implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("root_info: not base64: " + e.getMessage());
     }
-    return new PeerAllreduceSettings(
+    return ProbeKind.peerAllreduceJoining(
         run.sizes(),
         run.warmup(),
         run.iterations(),
         c.devices(),
         run.ranks(),
         run.firstRank(),
-        run.rootInfo(),
-        "");
+        run.rootInfo());
   }
 
   /** The prober gives the lease back (its run is over, or will not happen). */

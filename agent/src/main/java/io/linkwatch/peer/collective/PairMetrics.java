@@ -1,7 +1,6 @@
 package io.linkwatch.peer.collective;
 
 import io.linkwatch.metrics.families.MetricFamilies;
-import io.linkwatch.probe.collective.PeerAllreduceProbe;
 import io.linkwatch.probe.result.CollectiveBusBandwidth;
 import io.linkwatch.probe.result.CollectiveLatency;
 import io.linkwatch.probe.result.Measurement;
@@ -44,7 +43,7 @@ public final class PairMetrics {
         k ->
             new String[] {
               "probe",
-              PeerAllreduceProbe.ID,
+              io.linkwatch.registry.ProbeKind.PEER_ALLREDUCE,
               "role",
               k.role(),
               "peer_host",

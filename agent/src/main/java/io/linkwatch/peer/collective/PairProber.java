@@ -5,10 +5,11 @@ import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.peer.PeerSchedule;
 import io.linkwatch.peer.PeerSnapshot;
-import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.registry.ProbeKind;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,7 +72,7 @@ public final class PairProber implements AutoCloseable {
 
   /** This side's worker, started in the background, and stopped when the peer's side ends it. */
   public interface RootWorker {
-    CompletableFuture<ProbeRun> start(PeerAllreduceSettings settings, Duration deadline);
+    CompletableFuture<ProbeRun> start(ProbeSettings settings, Duration deadline);
 
     void stop();
   }
@@ -249,7 +250,7 @@ public final class PairProber implements AutoCloseable {
     try {
       own =
           worker.start(
-              PeerAllreduceSettings.root(
+              ProbeKind.peerAllreduceRoot(
                   config.sizes(),
                   config.warmup(),
                   config.iterations(),

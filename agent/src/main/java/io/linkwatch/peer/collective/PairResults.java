@@ -89,11 +89,12 @@ public final class PairResults {
   }
 
   /** This host's part of a run it lent its devices to; {@code run} null: it never started. */
-  synchronized void answered(String prober, ProbeRun run) {
+  public synchronized void answered(String prober, ProbeRun run) {
     count("responder", prober, run == null ? "error" : outcome(run, 0).result());
   }
 
-  synchronized void leaseRefused(String prober) {
+  /** A lease this host refused to {@code prober}. */
+  public synchronized void leaseRefused(String prober) {
     count("responder", prober, "refused");
   }
 

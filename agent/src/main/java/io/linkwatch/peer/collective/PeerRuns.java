@@ -3,10 +3,11 @@ package io.linkwatch.peer.collective;
 import io.linkwatch.config.AgentConfig;
 import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.config.HttpClientConfigLoader;
+import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.peer.PeerSnapshot;
-import io.linkwatch.probe.collective.PeerAllreduceProbe;
-import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.ProbeSettings;
 import io.linkwatch.probe.result.ProbeRun;
+import io.linkwatch.registry.ProbeKind;
 import io.linkwatch.schedule.ProbeExecutor;
 import io.linkwatch.state.ResultStore;
 import io.linkwatch.worker.WorkerProcess;
@@ -103,7 +104,7 @@ public final class PeerRuns implements AutoCloseable {
                       new PairProber.RootWorker() {
                         @Override
                         public CompletableFuture<ProbeRun> start(
-                            PeerAllreduceSettings settings, Duration deadline) {
+                            ProbeSettings settings, Duration deadline) {
                           return CompletableFuture.supplyAsync(
                               () -> run(proberWorker, settings, deadline), started);
                         }
@@ -123,12 +124,15 @@ public final class PeerRuns implements AutoCloseable {
             });
   }
 
-  private ProbeRun run(WorkerProcess worker, PeerAllreduceSettings settings, Duration deadline) {
+  private ProbeRun run(WorkerProcess worker, ProbeSettings settings, Duration deadline) {
+    // This host's devices, as the worker names its one target.
     String target =
-        settings.devices().stream().map(String::valueOf).collect(Collectors.joining(","));
+        config.peers().collective().map(PeerConfig.Collective::devices).orElse(List.of(0)).stream()
+            .map(String::valueOf)
+            .collect(Collectors.joining(","));
     return worker.run(
         new WorkerRequest(
-            PeerAllreduceProbe.ID,
+            ProbeKind.PEER_ALLREDUCE,
             settings,
             config.backend(),
             config.hostPaths(),
@@ -143,7 +147,7 @@ public final class PeerRuns implements AutoCloseable {
   /** A device of {@code devices} this host's own probes found busy within the last retry period. */
   private Optional<String> recentlyBusy(List<Integer> devices) {
     long since = clock.millis() - config.busy().retry().toMillis();
-    return store.busySeenByOthers(PeerAllreduceProbe.ID, since).entrySet().stream()
+    return store.busySeenByOthers(ProbeKind.PEER_ALLREDUCE, since).entrySet().stream()
         .filter(e -> devices.contains(e.getKey()))
         .map(e -> e.getValue().busyLine())
         .findFirst();

@@ -39,7 +39,7 @@ class LeaseDeskTest {
                 ? Optional.of(lane::release)
                 : Optional.empty(),
         (settings, deadline) -> {
-          ran.add(settings);
+          ran.add((PeerAllreduceSettings) settings);
           return ProbeRun.of(
               "peer_allreduce",
               List.of(
