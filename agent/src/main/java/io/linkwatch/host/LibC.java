@@ -31,4 +31,7 @@ public interface LibC extends Library {
   int munmap(Pointer addr, long length);
 
   int getpagesize();
+
+  /** {@code prctl(2)}; every argument as a {@code long}, as the kernel reads them. */
+  int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 }

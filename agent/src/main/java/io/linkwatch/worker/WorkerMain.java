@@ -1,6 +1,7 @@
 package io.linkwatch.worker;
 
 import io.linkwatch.activity.ActivityGate;
+import io.linkwatch.host.ParentDeath;
 import io.linkwatch.probe.ProbeContext;
 import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.ProbeRun;
@@ -37,6 +38,11 @@ public final class WorkerMain {
    * probe setting), most of a worker's start-up CPU.
    */
   public static void main(String[] args) {
+    // Before anything that could hang: a worker must not outlive its agent.
+    String unarmed = ParentDeath.arm(System.getenv());
+    if (unarmed != null) {
+      log.debug("the worker will not die with its agent: {}", unarmed);
+    }
     int status;
     try {
       status = run(System.in, System.out);

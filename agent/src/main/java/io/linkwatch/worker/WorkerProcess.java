@@ -1,5 +1,6 @@
 package io.linkwatch.worker;
 
+import io.linkwatch.host.ParentDeath;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -113,6 +114,7 @@ public final class WorkerProcess implements ProbeRunner {
               env -> {
                 journal.ifPresent(j -> env.put(CallJournalFile.ENV, j.path().toString()));
                 applyEnvironment(env);
+                ParentDeath.pass(env);
               },
               childLog,
               "worker " + probe);
