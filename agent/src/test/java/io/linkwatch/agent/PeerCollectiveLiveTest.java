@@ -54,7 +54,7 @@ class PeerCollectiveLiveTest {
   private static final int HOSTS = 4;
   private static final int PORT = 10187;
   private static final int EVERY = 12;
-  private static final String LARGE = String.valueOf(4L << 20);
+  private static final String LARGE = String.valueOf(1L << 20);
   private static final Pattern FIGURE =
       Pattern.compile(
           "linkwatch_peer_allreduce_bus_bandwidth_bytes_per_second\\{dst_host=\"([^\"]+)\","
@@ -97,11 +97,11 @@ class PeerCollectiveLiveTest {
           .containsExactlyInAnyOrder(
               pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3));
       assertThat(healthy.values()).allSatisfy(v -> assertThat(v).isPositive());
-      System.out.println("peer_allreduce 4 MiB bus bandwidth, healthy: " + healthy);
+      System.out.println("peer_allreduce 1 MiB bus bandwidth, healthy: " + healthy);
 
       // Host 1's port limited to 40 Mbit/s both ways: its three pairs drop far below, the others
       // stay.
-      tbf(1, true);
+      tbf(1, "40mbit");
       Map<String, Double> slow =
           awaitFigures(
               6,
@@ -114,12 +114,12 @@ class PeerCollectiveLiveTest {
       for (String p : List.of(pair(0, 2), pair(0, 3), pair(2, 3))) {
         assertThat(slow.get(p)).as(p + " without host 1").isGreaterThan(healthy.get(p) / 3);
       }
-      System.out.println("peer_allreduce 4 MiB bus bandwidth, host 1 at 40 Mbit/s: " + slow);
+      System.out.println("peer_allreduce 1 MiB bus bandwidth, host 1 at 40 Mbit/s: " + slow);
       JsonNode firing =
           LiveRules.awaitFiring(prometheus, "LinkwatchPeerAllreduceSlow", Duration.ofSeconds(90));
       assertThat(firing)
           .allSatisfy(a -> assertThat(a.get("labels").get("host").asText()).isEqualTo(member(1)));
-      tbf(1, false);
+      tbf(1, null);
 
       // A job on host 2's device 0: its pairs skip, whichever end holds the job's device.
       agents.get(2).faults("busy 0 pid 4242 util 80 memory 2147483648");
@@ -144,9 +144,10 @@ class PeerCollectiveLiveTest {
                   && line.contains("result mismatch"));
       agents.get(3).faults();
 
-      // Host 0 dies in the middle of a run (slowed down so that there is a middle): its peer's
+      // Host 0 dies in the middle of a run (slowed to 10 Mbit/s so that there is a middle): its
+      // peer's
       // side fails naming the HCCL call, and no worker is left on the peer.
-      tbf(0, true);
+      tbf(0, "10mbit");
       int peer = awaitWorkerBeside(0, cover.multipliedBy(2));
       Thread.sleep(1500);
       int[] before = new int[HOSTS];
@@ -293,20 +294,23 @@ class PeerCollectiveLiveTest {
     return false;
   }
 
-  /** A 40 Mbit/s limit on both ends of host {@code i}'s veth, or none. */
-  private void tbf(int i, boolean on) throws Exception {
-    List<String> qdisc = new ArrayList<>(List.of("tc", "qdisc", on ? "replace" : "del", "dev"));
-    List<String> rate =
-        on
-            ? List.of("root", "tbf", "rate", "40mbit", "burst", "64kbit", "latency", "400ms")
+  /**
+   * A {@code rate} limit (e.g. {@code 40mbit}) on both ends of host {@code i}'s veth; null: none.
+   */
+  private void tbf(int i, String rate) throws Exception {
+    List<String> qdisc =
+        new ArrayList<>(List.of("tc", "qdisc", rate != null ? "replace" : "del", "dev"));
+    List<String> limit =
+        rate != null
+            ? List.of("root", "tbf", "rate", rate, "burst", "64kbit", "latency", "400ms")
             : List.of("root");
     List<String> inside = new ArrayList<>(qdisc);
     inside.add("eth0");
-    inside.addAll(rate);
+    inside.addAll(limit);
     hosts.in(i, inside.toArray(String[]::new));
     List<String> outside = new ArrayList<>(qdisc);
     outside.add(hosts.veth(i));
-    outside.addAll(rate);
+    outside.addAll(limit);
     BridgedNamespaces.run(outside.toArray(String[]::new));
   }
 
@@ -321,7 +325,7 @@ class PeerCollectiveLiveTest {
             + members
             + "  collective:\n    every: "
             + EVERY
-            + "s\n    deadline: 10s\n    sizes: [1KiB, 4MiB]\n    warmup: 1\n    iterations: 3\n"
+            + "s\n    deadline: 10s\n    sizes: [1KiB, 1MiB]\n    warmup: 1\n    iterations: 3\n"
             + "probes:\n  topology: {enabled: false}\n";
     ExecutorService pool = Executors.newFixedThreadPool(HOSTS);
     List<Future<AgentProcess>> starting = new ArrayList<>();
