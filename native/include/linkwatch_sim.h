@@ -212,6 +212,29 @@ LW_EXPORT HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
                                    aclrtStream stream);
 LW_EXPORT HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount,
                                    HcclDataType dataType, HcclComm comm, aclrtStream stream);
+/* Point to point.  HcclSend returns once the peer's matching HcclRecv has the
+ * data; HcclBatchSendRecv runs its sends and receives side by side (both
+ * directions of a link at once).  The sim carries them on a communicator of
+ * HcclCommInitRootInfo, between rank 0 and another rank (its ranks meet in a
+ * star through rank 0), one peer per call. */
+typedef enum HcclSendRecvType {
+    HCCL_SEND = 0,
+    HCCL_RECV = 1,
+    HCCL_SEND_RECV_RESERVED
+} HcclSendRecvType;
+typedef struct HcclSendRecvItemDef {
+    HcclSendRecvType sendRecvType;
+    void *buf;
+    uint64_t count;
+    HcclDataType dataType;
+    uint32_t remoteRank;
+} HcclSendRecvItem;
+LW_EXPORT HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
+                              HcclComm comm, aclrtStream stream);
+LW_EXPORT HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
+                              HcclComm comm, aclrtStream stream);
+LW_EXPORT HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum, HcclComm comm,
+                                       aclrtStream stream);
 LW_EXPORT HcclResult HcclCommDestroy(HcclComm comm);
 LW_EXPORT const char *HcclGetErrorString(HcclResult code);
 

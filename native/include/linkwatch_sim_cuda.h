@@ -330,6 +330,16 @@ LW_EXPORT ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_
                                      CUstream stream);
 LW_EXPORT ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcount,
                                      ncclDataType_t datatype, ncclComm_t comm, CUstream stream);
+/* Point to point (the sim: on a communicator of ncclCommInitRank, between
+ * rank 0 and another rank).  Outside a group each call completes on its own;
+ * between ncclGroupStart and ncclGroupEnd they are queued, and ncclGroupEnd
+ * runs a communicator's sends and receives side by side. */
+LW_EXPORT ncclResult_t ncclSend(const void *sendbuff, size_t count, ncclDataType_t datatype, int peer,
+                                ncclComm_t comm, CUstream stream);
+LW_EXPORT ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int peer,
+                                ncclComm_t comm, CUstream stream);
+LW_EXPORT ncclResult_t ncclGroupStart(void);
+LW_EXPORT ncclResult_t ncclGroupEnd(void);
 LW_EXPORT const char *ncclGetErrorString(ncclResult_t result);
 
 #ifdef __cplusplus

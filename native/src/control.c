@@ -43,7 +43,8 @@ static const char *const known_fns[] = {
     "aclrtDeviceEnablePeerAccess", "aclrtDeviceDisablePeerAccess", "aclrtGetMemInfo",
     "aclrtGetSocName", "aclGetRecentErrMsg", "aclrtGetDevicesTopo", "aclrtGetPhyDevIdByLogicDevId",
     "aclrtHostRegisterV2", "aclrtHostUnregister", "HcclCommInitAll", "HcclAllReduce", "HcclAllGather",
-    "HcclCommDestroy", "HcclGetErrorString", "HcclGetRootInfo", "HcclCommInitRootInfo", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
+    "HcclCommDestroy", "HcclGetErrorString", "HcclGetRootInfo", "HcclCommInitRootInfo",
+    "HcclSend", "HcclRecv", "HcclBatchSendRecv", "dcmi_init", "dcmi_get_card_id_device_id_from_logicid",
     "dcmi_get_device_resource_info", "dcmi_get_device_utilization_rate", "dcmi_get_device_info",
     "dcmi_get_device_pcie_info_v2", "dcmi_get_device_network_health", "dcmi_get_netdev_pkt_stats_info",
     "dcmi_get_device_ip",
@@ -67,7 +68,7 @@ static const char *const known_fns[] = {
     "nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkWidth",
     "nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkWidth",
     "ncclGetVersion", "ncclCommInitAll", "ncclCommDestroy", "ncclGetUniqueId", "ncclCommInitRank", "ncclAllReduce", "ncclAllGather",
-    "ncclGetErrorString", NULL
+    "ncclSend", "ncclRecv", "ncclGroupStart", "ncclGroupEnd", "ncclGetErrorString", NULL
 };
 
 #define MAXTOK 32                /* tokens on one line */

@@ -444,6 +444,133 @@ HcclResult lw_collective(const char *fn, int k, void *sendBuf, void *recvBuf, ui
     return HCCL_SUCCESS;
 }
 
+HcclResult lw_p2p(const char *fn, const struct lw_p2p_item *items, int n, void *comm, void *stream)
+{
+    double t0 = lw_now();
+    struct lw_comm *c = comm;
+    struct lw_stream *s = NULL;
+    HcclResult hr = HCCL_SUCCESS;
+    lw_lock();
+    if (!lw.initialized) {
+        lw_err("%s: aclInit has not been called", fn);
+        hr = HCCL_E_RUNTIME;
+        goto checked;
+    }
+    if (!c || !comm_live(c)) {
+        lw_err("%s: comm %p is not a live communicator", fn, (void *)c);
+        hr = HCCL_E_PARA;
+        goto checked;
+    }
+    if (n < 1 || !items) {
+        lw_err("%s: no send or receive to run", fn);
+        hr = HCCL_E_PARA;
+        goto checked;
+    }
+    for (int i = 0; i < n && hr == HCCL_SUCCESS; i++) {
+        const struct lw_p2p_item *it = &items[i];
+        const char *what = it->send ? "send" : "receive";
+        size_t es = lw_dtype_size(it->type);
+        struct lw_alloc a;
+        if (it->peer < 0 || it->peer >= c->n || it->peer == c->rank) {
+            lw_err("%s: rank %d cannot %s %s rank %d of a comm of %d ranks", fn, c->rank, what,
+                   it->send ? "to" : "from", it->peer, c->n);
+            hr = HCCL_E_PARA;
+        } else if (!it->buf) {
+            lw_err("%s: the %s buffer is NULL", fn, what);
+            hr = HCCL_E_PTR;
+        } else if (it->count == 0) {
+            lw_err("%s: count is 0", fn);
+            hr = HCCL_E_PARA;
+        } else if (es == 0) {
+            lw_err("%s: data type %d not supported by the simulator", fn, it->type);
+            hr = HCCL_E_NOT_SUPPORT;
+        } else if (it->count > SIZE_MAX / es) {
+            lw_err("%s: count %llu too large", fn, (unsigned long long)it->count);
+            hr = HCCL_E_PARA;
+        } else if (!lw_find(it->buf, LW_MEM_DEVICE, &a) || a.device != c->device ||
+                   (size_t)it->count * es > a.size - (size_t)((char *)it->buf - a.base)) {
+            lw_err("%s: the %s buffer %p is not %zu bytes of device memory on device %d (rank %d)", fn,
+                   what, it->buf, (size_t)it->count * es, c->device, c->rank);
+            hr = HCCL_E_PTR;
+        }
+        for (int j = 0; j < i && hr == HCCL_SUCCESS; j++)
+            if (items[j].send == it->send && items[j].peer == it->peer) {
+                /* HCCL's own rule for a batch: one block each way per pair of ranks */
+                lw_err("%s: two %ss %s rank %d in one call", fn, what, it->send ? "to" : "from", it->peer);
+                hr = HCCL_E_PARA;
+            }
+    }
+    if (hr != HCCL_SUCCESS)
+        goto checked;
+    if (!stream) {
+        s = lw.default_stream[c->device];
+    } else if (!(s = lw_stream_resolve(stream, fn))) {
+        hr = HCCL_E_PARA;
+    } else if (s->device != c->device) {
+        lw_err("%s: stream is on device %d but the comm's rank %d is device %d", fn, s->device, c->rank,
+               c->device);
+        hr = HCCL_E_PARA;
+    }
+checked:;
+    double timeout = lw_exec_timeout();
+    lw_unlock();
+    if (hr != HCCL_SUCCESS)
+        return hr;
+    if (!c->net) {
+        lw_err("%s: the simulator carries point-to-point calls only on a communicator of "
+               "HcclCommInitRootInfo or ncclCommInitRank", fn);
+        return HCCL_E_NOT_SUPPORT;
+    }
+    return lw_net_p2p(fn, c->net, items, n, s, timeout, t0);
+}
+
+static HcclResult p2p_one(const char *fn, bool send, void *buf, uint64_t count, HcclDataType type,
+                          uint32_t peer, HcclComm comm, aclrtStream stream)
+{
+    int rc = lw_enter(fn);
+    if (rc)
+        return (HcclResult)rc;
+    struct lw_p2p_item it = { send, buf, count, (int)type, peer > INT32_MAX ? -1 : (int)peer };
+    return lw_p2p(fn, &it, 1, comm, stream);
+}
+
+HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
+                    aclrtStream stream)
+{
+    return p2p_one("HcclSend", true, sendBuf, count, dataType, destRank, comm, stream);
+}
+
+HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
+                    aclrtStream stream)
+{
+    return p2p_one("HcclRecv", false, recvBuf, count, dataType, srcRank, comm, stream);
+}
+
+HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum, HcclComm comm,
+                             aclrtStream stream)
+{
+    int rc = lw_enter("HcclBatchSendRecv");
+    if (rc)
+        return (HcclResult)rc;
+    if (!sendRecvInfo || itemNum == 0 || itemNum > 64) {
+        lw_err("HcclBatchSendRecv: %s", !sendRecvInfo ? "sendRecvInfo is NULL"
+                                                      : "itemNum must be 1 to 64 in the simulator");
+        return !sendRecvInfo ? HCCL_E_PTR : HCCL_E_PARA;
+    }
+    struct lw_p2p_item items[64];
+    for (uint32_t i = 0; i < itemNum; i++) {
+        HcclSendRecvItem *it = &sendRecvInfo[i];
+        if (it->sendRecvType != HCCL_SEND && it->sendRecvType != HCCL_RECV) {
+            lw_err("HcclBatchSendRecv: item %u has type %d, neither HCCL_SEND nor HCCL_RECV", i,
+                   (int)it->sendRecvType);
+            return HCCL_E_PARA;
+        }
+        items[i] = (struct lw_p2p_item){ it->sendRecvType == HCCL_SEND, it->buf, it->count, (int)it->dataType,
+                                         it->remoteRank > INT32_MAX ? -1 : (int)it->remoteRank };
+    }
+    return lw_p2p("HcclBatchSendRecv", items, (int)itemNum, comm, stream);
+}
+
 HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
                          HcclReduceOp op, HcclComm comm, aclrtStream stream)
 {

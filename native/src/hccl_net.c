@@ -53,12 +53,13 @@ static const unsigned char BLOB_MAGIC[4] = { 'L', 'W', 'R', 'I' };
 
 /* ---- messages: fixed sizes, little-endian ---- */
 #define WIRE_MAGIC 0x314e574cu          /* "LWN1" */
-enum { M_HELLO = 1, M_REPLY = 2, M_ROUND = 3, M_VERDICT = 4 };
+enum { M_HELLO = 1, M_REPLY = 2, M_ROUND = 3, M_VERDICT = 4, M_P2P = 5, M_P2P_ACK = 6 };
 #define TEXT_LEN 256
 #define HELLO_LEN 40    /* magic kind face rank session(8) nranks device pid pad */
 #define REPLY_LEN (16 + TEXT_LEN)       /* magic kind status pad text */
 #define ROUND_LEN 48    /* magic kind round(8) count(8) coll type op rank pad(8) */
 #define VERDICT_LEN (32 + TEXT_LEN)     /* magic kind round(8) bytes(8) status pad text */
+#define P2P_LEN (32 + TEXT_LEN)         /* magic kind seq(8) count(8) type status text */
 
 static void put32(unsigned char *b, uint32_t v)
 {
@@ -477,6 +478,7 @@ struct lw_net {
     int *fd;                    /* rank 0: fd[k] to rank k; other ranks: fd[0] to rank 0 */
     struct sockaddr_in *addr;   /* the far end of fd[k] */
     uint64_t round;             /* rounds completed */
+    uint64_t *pseq;             /* point-to-point calls completed with the far end of fd[k] */
     HcclResult broken;          /* the failure that put the ranks out of step; 0 while sound */
     char why[512];
     atomic_flag busy;
@@ -489,9 +491,11 @@ static struct lw_net *net_new(int n, int rank)
         return NULL;
     net->fd = malloc((size_t)n * sizeof *net->fd);
     net->addr = calloc((size_t)n, sizeof *net->addr);
-    if (!net->fd || !net->addr) {
+    net->pseq = calloc((size_t)n, sizeof *net->pseq);
+    if (!net->fd || !net->addr || !net->pseq) {
         free(net->fd);
         free(net->addr);
+        free(net->pseq);
         free(net);
         return NULL;
     }
@@ -513,6 +517,7 @@ void lw_net_close(struct lw_net *net)
             close(net->fd[k]);
     free(net->fd);
     free(net->addr);
+    free(net->pseq);
     free(net);
 }
 
@@ -1165,6 +1170,192 @@ HcclResult lw_net_collective(const char *fn, int coll, struct lw_net *net, void 
         s->clock = clock0 + fmax(lw_now() - t0, model);
     }
     lw_unlock();
+out:
+    atomic_flag_clear(&net->busy);
+    return hr;
+}
+
+/* ---- point to point ----
+ * Over the socket between the two ranks: the sender announces (count, type)
+ * and sends its bytes; the receiver reads the announcement, the bytes, and
+ * acknowledges, so a send returns once the data has arrived, as HcclSend
+ * does.  A call with both a send and a receive moves both directions at once.
+ * A receiver whose count or type differs drains the bytes and both sides get
+ * HCCL_E_PARA, in step; anything else leaves the comm failed. */
+
+static const char *p2p_name(int face, bool send)
+{
+    if (face == LW_FACE_CUDA)
+        return send ? "ncclSend" : "ncclRecv";
+    return send ? "HcclSend" : "HcclRecv";
+}
+
+static void p2p_message(unsigned char *m, uint32_t kind, uint64_t seq, uint64_t count, int type,
+                        HcclResult status, const char *text)
+{
+    memset(m, 0, P2P_LEN);
+    put32(m, WIRE_MAGIC);
+    put32(m + 4, kind);
+    put64(m + 8, seq);
+    put64(m + 16, count);
+    put32(m + 24, (uint32_t)type);
+    put32(m + 28, (uint32_t)status);
+    put_text(m + 32, text);
+}
+
+HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_item *items, int n,
+                      struct lw_stream *s, double timeout, double t0)
+{
+    if (atomic_flag_test_and_set(&net->busy)) {
+        lw_err("%s: rank %d is already inside a call of its communicator", fn, net->rank);
+        return HCCL_E_PARA;
+    }
+    HcclResult hr = HCCL_SUCCESS;
+    if (net->broken) {
+        lw_err("%s: rank %d: the communicator failed in an earlier call and its ranks are out of step; "
+               "destroy it (%s)", fn, net->rank, net->why);
+        hr = net->broken;
+        goto out;
+    }
+    int peer = items[0].peer;
+    const struct lw_p2p_item *snd = NULL, *rcv = NULL;
+    for (int i = 0; i < n; i++) {
+        if (items[i].peer != peer) {
+            lw_err("%s: the simulator runs one peer's send and receive per call (ranks %d and %d)", fn, peer,
+                   items[i].peer);
+            hr = HCCL_E_NOT_SUPPORT;
+            goto out;
+        }
+        if (items[i].send)
+            snd = &items[i];
+        else
+            rcv = &items[i];
+    }
+    if (net->rank != 0 && peer != 0) {
+        lw_err("%s: rank %d cannot reach rank %d: the simulator's ranks in several processes meet through "
+               "rank 0, so its point-to-point calls go to or from rank 0", fn, net->rank, peer);
+        hr = HCCL_E_NOT_SUPPORT;
+        goto out;
+    }
+    int slot = net->rank == 0 ? peer : 0, fd = net->fd[slot], err = 0, which = 0, x;
+    char where[64], text[TEXT_LEN] = "";
+    addr_text(&net->addr[slot], where, sizeof where);
+    uint64_t seq = net->pseq[slot];
+    size_t sbytes = snd ? (size_t)snd->count * lw_dtype_size(snd->type) : 0, rbytes = 0;
+    HcclResult verdict = HCCL_SUCCESS;
+    unsigned char m[P2P_LEN];
+    lw_lock();
+    double clock0 = s->clock;
+    lw_unlock();
+
+    if (snd) {
+        p2p_message(m, M_P2P, seq, snd->count, snd->type, HCCL_SUCCESS, "");
+        x = run_one(fd, true, m, sizeof m, INFINITY, timeout, false, &err);
+        if (x == XF_FAIL)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d lost its connection to rank %d (%s): %s", net->rank,
+                       peer, where, err_text(err));
+        if (x == XF_TIMEOUT)
+            FAIL_BREAK(HCCL_E_TIMEOUT, false, "rank %d timed out after %g s: rank %d (%s) takes nothing",
+                       net->rank, timeout, peer, where);
+    }
+    if (rcv) {
+        x = run_one(fd, false, m, sizeof m, t0 + timeout, INFINITY, false, &err);
+        if (x == XF_FAIL)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d lost its connection to rank %d (%s): %s", net->rank,
+                       peer, where, err_text(err));
+        if (x == XF_TIMEOUT)
+            FAIL_BREAK(HCCL_E_TIMEOUT, false, "rank %d timed out after %g s waiting for rank %d (%s) to call %s",
+                       net->rank, timeout, peer, where, p2p_name(net->face, true));
+        uint64_t count = get64(m + 16);
+        int type = (int)get32(m + 24);
+        size_t es = lw_dtype_size(type);
+        if (get32(m) != WIRE_MAGIC || get32(m + 4) != M_P2P || get64(m + 8) != seq || es == 0 ||
+            count > SIZE_MAX / es)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d is out of step with rank %d (%s) (%s %llu)",
+                       net->rank, peer, where, fn, (unsigned long long)seq);
+        rbytes = (size_t)count * es;
+        if (count != rcv->count || type != rcv->type) {
+            snprintf(text, sizeof text, "rank %d sent count %llu type %d but rank %d receives count %llu type %d",
+                     peer, (unsigned long long)count, type, net->rank, (unsigned long long)rcv->count,
+                     rcv->type);
+            verdict = HCCL_E_PARA;
+        } else {
+            lw_lock();
+            lw_device_written();   /* the receive buffer changes from here */
+            lw_unlock();
+        }
+    }
+
+    /* the bytes, both directions side by side */
+    struct xfer xs[2];
+    int nx = 0;
+    if (snd)
+        xs[nx++] = (struct xfer){ fd, true, snd->buf, sbytes, 0, false };
+    if (rcv)
+        xs[nx++] = (struct xfer){ fd, false, verdict ? NULL : rcv->buf, rbytes, 0, false };
+    x = run_xfers(xs, nx, INFINITY, timeout, &which, &err);
+    if (x == XF_FAIL)
+        FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d lost its connection to rank %d (%s): %s", net->rank,
+                   peer, where, err_text(err));
+    if (x == XF_TIMEOUT) {
+        if (xs[which].out)
+            FAIL_BREAK(HCCL_E_TIMEOUT, false, "rank %d timed out after %g s sending to rank %d (%s): it took "
+                       "%zu of %zu bytes (has it called %s?)", net->rank, timeout, peer, where, xs[which].done,
+                       xs[which].len, p2p_name(net->face, false));
+        FAIL_BREAK(HCCL_E_TIMEOUT, false, "rank %d timed out after %g s receiving from rank %d (%s): %zu of %zu "
+                   "bytes came", net->rank, timeout, peer, where, xs[which].done, xs[which].len);
+    }
+
+    if (rcv) {
+        p2p_message(m, M_P2P_ACK, seq, rcv->count, rcv->type, verdict, text);
+        x = run_one(fd, true, m, sizeof m, INFINITY, timeout, false, &err);
+        if (x != XF_DONE)
+            FAIL_BREAK(x == XF_TIMEOUT ? HCCL_E_TIMEOUT : HCCL_E_TCP_TRANSFER, false,
+                       "rank %d could not tell rank %d (%s) its data arrived: %s", net->rank, peer, where,
+                       x == XF_TIMEOUT ? "timed out" : err_text(err));
+    }
+    if (snd) {
+        double grace = fmin(1.0, timeout * 0.5);
+        x = run_one(fd, false, m, sizeof m, lw_now() + timeout + grace, INFINITY, false, &err);
+        if (x == XF_FAIL)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d lost its connection to rank %d (%s): %s", net->rank,
+                       peer, where, err_text(err));
+        if (x == XF_TIMEOUT)
+            FAIL_BREAK(HCCL_E_TIMEOUT, false, "rank %d timed out after %g s waiting for rank %d (%s) to receive "
+                       "its data (has it called %s?)", net->rank, timeout, peer, where,
+                       p2p_name(net->face, false));
+        if (get32(m) == WIRE_MAGIC && get32(m + 4) == M_P2P && get64(m + 8) == seq)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d and rank %d (%s) both called %s: pair each %s with "
+                       "a %s", net->rank, peer, where, p2p_name(net->face, true), p2p_name(net->face, true),
+                       p2p_name(net->face, false));
+        if (get32(m) != WIRE_MAGIC || get32(m + 4) != M_P2P_ACK || get64(m + 8) != seq)
+            FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d is out of step with rank %d (%s) (%s %llu)",
+                       net->rank, peer, where, fn, (unsigned long long)seq);
+        HcclResult status = (HcclResult)get32(m + 28);
+        if (status != HCCL_SUCCESS && verdict == HCCL_SUCCESS) {
+            get_text(m + 32, text);
+            verdict = status;
+        }
+    }
+    net->pseq[slot]++;
+    if (verdict != HCCL_SUCCESS) {
+        lw_err("%s: %s", fn, text);
+        hr = verdict;
+        goto done;
+    }
+    /* as in a round: this process's control file speaks for the bytes it received
+     * (a corrupt rule on the receive, HcclRecv or ncclRecv, covers a batch's too) */
+    if (rcv && (lw_fault_corrupt(fn) || lw_fault_corrupt(p2p_name(net->face, false))))
+        lw_corrupt_bytes(rcv->buf, rbytes);
+    lw_lock();
+    lw_device_written();
+    if (!lw.prof.passthrough && lw.initialized) {
+        /* the wire's time, bounded below by the model's: each direction moves its own bytes */
+        double model = lw_path_seconds(lw.prof.peer_link, (double)(sbytes > rbytes ? sbytes : rbytes));
+        s->clock = clock0 + fmax(lw_now() - t0, model);
+    }
+    lw_unlock();
+done:
 out:
     atomic_flag_clear(&net->busy);
     return hr;

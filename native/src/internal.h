@@ -400,6 +400,20 @@ HcclResult lw_net_collective(const char *fn, int coll, struct lw_net *net, void 
                              double t0);
 /* Closes the rank's sockets and frees it; lock not held. */
 void lw_net_close(struct lw_net *net);
+/* One send or receive of a point-to-point call. */
+struct lw_p2p_item {
+    bool send;
+    void *buf;
+    uint64_t count;
+    int type;
+    int peer;
+};
+/* HcclSend / HcclRecv / HcclBatchSendRecv / ncclSend / ncclRecv (queued ones
+ * at ncclGroupEnd): checks the items and runs them together on comm. */
+HcclResult lw_p2p(const char *fn, const struct lw_p2p_item *items, int n, void *comm, void *stream);
+/* A networked comm's point-to-point call, after lw_p2p's checks. */
+HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_item *items, int n,
+                      struct lw_stream *s, double timeout, double t0);
 
 /* ---- timing model (model.c) ---- */
 double lw_noise_factor(void);                   /* lock held */

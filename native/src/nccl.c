@@ -168,6 +168,101 @@ ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcoun
                       stream);
 }
 
+/* ---- point to point ---- */
+
+/* The calls queued between ncclGroupStart and ncclGroupEnd, per thread, as
+ * NCCL's groups are. */
+#define GROUP_MAX 64
+static _Thread_local struct queued {
+    struct lw_p2p_item item;
+    ncclComm_t comm;
+    CUstream stream;
+} group_q[GROUP_MAX];
+static _Thread_local int group_depth, group_n;
+static _Thread_local ncclResult_t group_error;   /* a call refused while queueing */
+
+static ncclResult_t p2p_call(const char *fn, bool send, const void *buf, size_t count, ncclDataType_t datatype,
+                             int peer, ncclComm_t comm, CUstream stream)
+{
+    int rc = lw_enter(fn);
+    if (rc)
+        return rc;
+    int type = hccl_type((int)datatype);
+    if (type < 0) {
+        lw_err("%s: data type %d not supported by the simulator", fn, (int)datatype);
+        return ncclInvalidArgument;
+    }
+    struct lw_p2p_item it = { send, (void *)buf, (uint64_t)count, type, peer };
+    if (group_depth == 0)
+        return result_of(lw_p2p(fn, &it, 1, comm, stream));
+    if (group_n == GROUP_MAX) {
+        lw_err("%s: more than %d calls in one group", fn, GROUP_MAX);
+        group_error = ncclInvalidUsage;
+        return ncclInvalidUsage;
+    }
+    group_q[group_n++] = (struct queued){ it, comm, stream };
+    return ncclSuccess;
+}
+
+ncclResult_t ncclSend(const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
+                      CUstream stream)
+{
+    return p2p_call("ncclSend", true, sendbuff, count, datatype, peer, comm, stream);
+}
+
+ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
+                      CUstream stream)
+{
+    return p2p_call("ncclRecv", false, recvbuff, count, datatype, peer, comm, stream);
+}
+
+ncclResult_t ncclGroupStart(void)
+{
+    int rc = lw_enter("ncclGroupStart");
+    if (rc)
+        return rc;
+    if (group_depth++ == 0) {
+        group_n = 0;
+        group_error = ncclSuccess;
+    }
+    return ncclSuccess;
+}
+
+/* The outermost end runs the queued calls, one communicator's together; the
+ * first failure is the group's. */
+ncclResult_t ncclGroupEnd(void)
+{
+    int rc = lw_enter("ncclGroupEnd");
+    if (rc)
+        return rc;
+    if (group_depth == 0) {
+        lw_err("ncclGroupEnd: no ncclGroupStart before it");
+        return ncclInvalidUsage;
+    }
+    if (--group_depth > 0)
+        return ncclSuccess;
+    ncclResult_t out = group_error;
+    bool done[GROUP_MAX] = { false };
+    for (int i = 0; i < group_n && out == ncclSuccess; i++) {
+        if (done[i])
+            continue;
+        struct lw_p2p_item items[GROUP_MAX];
+        int n = 0;
+        bool receives = false;
+        for (int j = i; j < group_n; j++)
+            if (!done[j] && group_q[j].comm == group_q[i].comm) {
+                items[n++] = group_q[j].item;
+                receives |= !group_q[j].item.send;
+                done[j] = true;
+            }
+        /* named after its receive, so a control-file rule on ncclRecv applies */
+        out = result_of(lw_p2p(receives ? "ncclRecv" : "ncclSend", items, n, group_q[i].comm,
+                               group_q[i].stream));
+    }
+    group_n = 0;
+    return out;
+}
+
 const char *ncclGetErrorString(ncclResult_t result)
 {
     if (lw_enter("ncclGetErrorString") != 0)

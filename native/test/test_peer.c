@@ -66,8 +66,11 @@ static size_t esize(int type)
 /* One rank: joins, runs one collective (and a second when then_count is set),
  * checks what it got.  Rank r sends r + 1 everywhere, so a sum of n ranks is
  * n(n+1)/2 and block k of a gather is k + 1. */
+enum { P2P_NONE, P2P_ONE_WAY, P2P_BOTH, P2P_BOTH_SEND };
+
 struct job {
     int rank, n, dev;
+    int p2p;                    /* P2P_NONE: a collective; else which point-to-point calls */
     const HcclRootInfo *root;
     int type;
     uint64_t count, then_count;
@@ -117,6 +120,61 @@ static bool run_round(struct job *j, void *send, void *recv, uint64_t count, Hcc
     return ok;
 }
 
+/* A point-to-point exchange between ranks 0 and 1: each sends its rank + 1 and
+ * must receive the other's. */
+static bool run_p2p(struct job *j, void *send, void *recv, uint64_t count, HcclComm comm, aclrtStream s,
+                    int *rc, bool timed)
+{
+    size_t es = esize(j->type), bytes = count * es;
+    int other = j->rank == 0 ? 1 : 0;
+    aclrtEvent a, b;
+    aclrtCreateEvent(&a);
+    aclrtCreateEvent(&b);
+    char *h = malloc(bytes);
+    memset(h, 0, bytes);
+    aclrtMemcpy(recv, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE);   /* nothing stale can pass */
+    for (size_t i = 0; i < count; i++)
+        put_val(h, i, j->type, j->rank + 1);
+    aclrtMemcpy(send, bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtRecordEvent(a, s);
+    double t0 = now_s();
+    if (j->p2p == P2P_ONE_WAY && j->rank == 0) {
+        /* the HCCL guide's order: rank 0 sends, then receives; rank 1 the other way round */
+        *rc = HcclSend(send, count, j->type, 1, comm, s);
+        if (*rc == 0)
+            *rc = HcclRecv(recv, count, j->type, 1, comm, s);
+    } else if (j->p2p == P2P_ONE_WAY) {
+        *rc = HcclRecv(recv, count, j->type, 0, comm, s);
+        if (*rc == 0)
+            *rc = HcclSend(send, count, j->type, 0, comm, s);
+    } else if (j->p2p == P2P_BOTH) {
+        HcclSendRecvItem items[2] = { { HCCL_RECV, recv, count, j->type, (uint32_t)other },
+                                      { HCCL_SEND, send, count, j->type, (uint32_t)other } };
+        *rc = HcclBatchSendRecv(items, 2, comm, s);
+    } else {
+        *rc = HcclSend(send, count, j->type, (uint32_t)other, comm, s);
+    }
+    if (timed)
+        j->wall = now_s() - t0;
+    aclrtRecordEvent(b, s);
+    aclrtSynchronizeStream(s);
+    if (timed)
+        aclrtEventElapsedTime(&j->ms, a, b);
+    bool ok = false;
+    if (*rc == 0) {
+        aclrtMemcpy(h, bytes, recv, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+        ok = true;
+        for (size_t i = 0; ok && i < count; i++)
+            ok = is_val(h, i, j->type, other + 1);
+    } else if (!j->msg[0]) {
+        snprintf(j->msg, sizeof j->msg, "%s", last_msg());
+    }
+    free(h);
+    aclrtDestroyEvent(a);
+    aclrtDestroyEvent(b);
+    return ok;
+}
+
 static void *worker(void *arg)
 {
     struct job *j = arg;
@@ -140,9 +198,14 @@ static void *worker(void *arg)
     aclrtCreateStream(&s);
     /* with a second round, that one is timed: the first has waited for the
      * other processes to start */
-    j->ok = run_round(j, send, recv, j->count, comm, s, &j->rc, !j->then_count);
-    if (j->then_count)
-        j->ok2 = run_round(j, send, recv, j->then_count, comm, s, &j->rc2, true);
+    bool (*round)(struct job *, void *, void *, uint64_t, HcclComm, aclrtStream, int *, bool) =
+        j->p2p ? run_p2p : run_round;
+    j->ok = round(j, send, recv, j->count, comm, s, &j->rc, !j->then_count);
+    if (j->then_count) {
+        if (j->p2p == P2P_BOTH_SEND)
+            j->p2p = P2P_BOTH;   /* the comm failed: a proper call fails the same way */
+        j->ok2 = round(j, send, recv, j->then_count, comm, s, &j->rc2, true);
+    }
     aclrtDestroyStream(s);
     aclrtFree(send);
     aclrtFree(recv);
@@ -160,6 +223,7 @@ struct plan {
     int type;
     uint64_t count, then_count;
     bool gather;
+    int p2p;
     void (*tweak)(struct job *j, int proc);      /* before it runs, in its process */
     void (*verify)(struct job *j, int proc);     /* after it ran; NULL: exact success */
     void (*child_setup)(int proc);
@@ -182,7 +246,8 @@ static void run_ranks_of(const struct plan *p, int proc, const HcclRootInfo *roo
     for (int i = 0; i < p->per; i++) {
         jobs[i] = (struct job){ .rank = ((proc - root_proc + p->procs) % p->procs) * p->per + i,
                                 .n = p->procs * p->per, .dev = i, .root = root, .type = p->type,
-                                .count = p->count, .then_count = p->then_count, .gather = p->gather };
+                                .count = p->count, .then_count = p->then_count, .gather = p->gather,
+                                .p2p = p->p2p };
         if (p->tweak)
             p->tweak(&jobs[i], proc);
     }
@@ -607,6 +672,129 @@ static void verify_mismatch(struct job *j, int proc)
     CHECK(j->rc2 == 0 && j->ok2);        /* the comm is still good */
 }
 
+/* ---- point to point ---- */
+
+/* Both orders of HcclSend / HcclRecv, and HcclBatchSendRecv both ways at once,
+ * whichever process holds rank 0; the data is checked on arrival. */
+void test_peer_p2p(void)
+{
+    short_timeouts("10", "10");
+    struct plan p = { .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_FP16, .count = 1000, .p2p = P2P_ONE_WAY };
+    run_plan(&p, NULL);
+    p.p2p = P2P_BOTH;
+    p.type = HCCL_DATA_TYPE_FP32;
+    p.count = 3 * MiB;   /* 12 MiB each way: more than the sockets hold, so both directions must flow */
+    run_plan(&p, NULL);
+    p.root_in_child = true;
+    p.p2p = P2P_ONE_WAY;
+    run_plan(&p, NULL);
+    default_timeouts();
+}
+
+/* Both ways at once take what one way takes in the model, not twice; a slow
+ * model link shows in the events. */
+void test_peer_p2p_model(void)
+{
+    short_timeouts("20", "10");
+    struct job mine[1];
+    CHECK_RC(use_profile("device 0 memory 1GiB\ndevice 1 memory 1GiB\n"
+                         "peer_link bandwidth 0.002GB/s latency 1ms\n"), 0);
+    struct plan p = { .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_FP16, .count = 64 * 1024,
+                      .then_count = 64 * 1024, .p2p = P2P_BOTH };
+    run_plan(&p, mine);
+    double slow = 1e-3 + 128.0 * 1024 / 2e6;
+    fprintf(stderr, "  peer batch send/recv 128KiB each way over a 2 MB/s model link: events %.1f ms (model %.1f)\n",
+            mine[0].ms, slow * 1e3);
+    CHECK_NEAR(mine[0].ms * 1e-3, slow, 0.05);
+    CHECK(mine[0].ok2);
+    CHECK_RC(use_profile(NULL), 0);
+    default_timeouts();
+}
+
+static void p2p_count_differs(struct job *j, int proc)
+{
+    (void)proc;
+    if (j->rank == 1)
+        j->count = 64;
+}
+
+static void verify_p2p_mismatch(struct job *j, int proc)
+{
+    (void)proc;
+    CHECK_RC(j->init_rc, 0);
+    CHECK_RC(j->rc, HCCL_E_PARA);
+    /* the sender learns it from the receiver's answer */
+    CHECK(strstr(j->msg, j->rank == 0 ? "HcclSend: " : "HcclRecv: ") == j->msg &&
+          strstr(j->msg, "rank 0 sent count 32 type 2 but rank 1 receives count 64 type 2"));
+    CHECK(j->rc2 == 0 && j->ok2);        /* the comm is still good */
+}
+
+static void verify_both_send(struct job *j, int proc)
+{
+    (void)proc;
+    CHECK_RC(j->init_rc, 0);
+    CHECK_RC(j->rc, HCCL_E_TCP_TRANSFER);
+    if (!strstr(j->msg, "both called HcclSend: pair each HcclSend with a HcclRecv"))
+        fprintf(stderr, "  rank %d: %s\n", j->rank, j->msg);
+    CHECK(strstr(j->msg, "both called HcclSend: pair each HcclSend with a HcclRecv") != NULL);
+    CHECK_RC(j->rc2, HCCL_E_TCP_TRANSFER);   /* out of step from there */
+}
+
+static void child_corrupt_recv(int proc)
+{
+    (void)proc;
+    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
+    write_file(tmp_path("control-child"), "corrupt HcclRecv\n");
+}
+
+static void verify_p2p_corrupt(struct job *j, int proc)
+{
+    CHECK(j->init_rc == 0 && j->rc == 0);
+    CHECK(j->ok == (proc == 0));   /* only what the child received */
+}
+
+void test_peer_p2p_errors(void)
+{
+    short_timeouts("3", "10");
+    struct plan p = { .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_INT32, .count = 32, .then_count = 32,
+                      .p2p = P2P_ONE_WAY, .tweak = p2p_count_differs, .verify = verify_p2p_mismatch };
+    run_plan(&p, NULL);
+    p = (struct plan){ .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_INT32, .count = 1000, .then_count = 1000,
+                       .p2p = P2P_BOTH_SEND, .verify = verify_both_send };
+    run_plan(&p, NULL);
+    /* a corrupt rule on HcclRecv covers the batch's receive too */
+    p = (struct plan){ .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_INT32, .count = 100000, .p2p = P2P_BOTH,
+                       .verify = verify_p2p_corrupt, .child_setup = child_corrupt_recv };
+    run_plan(&p, NULL);
+
+    /* argument checks; an InitAll comm carries no point-to-point calls in the sim */
+    int32_t devs[2] = { 0, 1 };
+    HcclComm c[2];
+    void *buf = NULL;
+    aclrtSetDevice(0);
+    CHECK_RC(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    CHECK_RC(HcclCommInitAll(2, devs, c), 0);
+    CHECK_RC(HcclSend(buf, 16, HCCL_DATA_TYPE_INT32, 1, c[0], NULL), HCCL_E_NOT_SUPPORT);
+    CHECK_MSG("HcclSend: the simulator carries point-to-point calls only on a communicator of "
+              "HcclCommInitRootInfo or ncclCommInitRank");
+    CHECK_RC(HcclSend(buf, 16, HCCL_DATA_TYPE_INT32, 0, c[0], NULL), HCCL_E_PARA);
+    CHECK_MSG("HcclSend: rank 0 cannot send to rank 0 of a comm of 2 ranks");
+    CHECK_RC(HcclRecv(buf, 2048, HCCL_DATA_TYPE_INT32, 1, c[0], NULL), HCCL_E_PTR);
+    CHECK_MSG("HcclRecv: the receive buffer");
+    CHECK_RC(HcclRecv(NULL, 16, HCCL_DATA_TYPE_INT32, 1, c[0], NULL), HCCL_E_PTR);
+    HcclSendRecvItem twice[2] = { { HCCL_SEND, buf, 16, HCCL_DATA_TYPE_INT32, 1 },
+                                  { HCCL_SEND, buf, 16, HCCL_DATA_TYPE_INT32, 1 } };
+    CHECK_RC(HcclBatchSendRecv(twice, 2, c[0], NULL), HCCL_E_PARA);
+    CHECK_MSG("HcclBatchSendRecv: two sends to rank 1 in one call");
+    twice[1].sendRecvType = HCCL_SEND_RECV_RESERVED;
+    CHECK_RC(HcclBatchSendRecv(twice, 2, c[0], NULL), HCCL_E_PARA);
+    CHECK_RC(HcclBatchSendRecv(NULL, 2, c[0], NULL), HCCL_E_PTR);
+    CHECK_RC(HcclCommDestroy(c[0]), 0);
+    CHECK_RC(HcclCommDestroy(c[1]), 0);
+    CHECK_RC(aclrtFree(buf), 0);
+    default_timeouts();
+}
+
 struct no_device {
     HcclRootInfo root;
     int rc;
@@ -780,6 +968,21 @@ static int nccl_rank(int rank, int fd_in, int fd_out, bool die)
     for (int i = 0; i < 2 * N; i++)
         if (h[i] != (float)(i / N + 1))
             return 18;
+    /* both ways at once in a group, then one way on its own */
+    for (int i = 0; i < N; i++)
+        h[i] = (float)(rank + 1);
+    cuMemcpyHtoD_v2(send, h, N * 4);
+    if (ncclGroupStart() || ncclSend((void *)(uintptr_t)send, N, ncclFloat32, 1 - rank, comm, NULL) ||
+        ncclRecv((void *)(uintptr_t)recv, N, ncclFloat32, 1 - rank, comm, NULL) || ncclGroupEnd())
+        return 21;
+    cuMemcpyDtoH_v2(h, recv, N * 4);
+    for (int i = 0; i < N; i++)
+        if (h[i] != (float)(2 - rank))
+            return 22;
+    ncclResult_t one = rank == 0 ? ncclSend((void *)(uintptr_t)send, N, ncclFloat32, 1, comm, NULL)
+                                 : ncclRecv((void *)(uintptr_t)recv, N, ncclFloat32, 0, comm, NULL);
+    if (one != ncclSuccess || ncclGroupEnd() != ncclInvalidUsage)
+        return 23;
     if (die) {
         usleep(100 * 1000);
         kill(getpid(), SIGKILL);
