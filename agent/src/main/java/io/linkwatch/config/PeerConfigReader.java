@@ -140,6 +140,12 @@ final class PeerConfigReader {
             false);
     int warmup = c.integer("warmup", d.warmup(), 0, 10_000);
     int iterations = c.integer("iterations", d.iterations(), 1, 100_000);
+    List<String> probes =
+        c.list(
+            "probes",
+            d.probes(),
+            io.linkwatch.probe.Distinct.of(PeerConfigReader::peerProbe, "probe"),
+            false);
     Optional<Path> httpConfig = Optional.ofNullable(c.scalar("http_config_file", null, Path::of));
     // Read now, so that a mistake in it stops the agent before it starts, naming the key.
     httpConfig.ifPresent(
@@ -152,7 +158,19 @@ final class PeerConfigReader {
         });
     c.rejectUnknown();
     return new PeerConfig.Collective(
-        every, deadline, devices, sizes, warmup, iterations, httpConfig);
+        every, deadline, devices, sizes, warmup, iterations, probes, httpConfig);
+  }
+
+  private static String peerProbe(String text) {
+    String id = text.strip();
+    if (!io.linkwatch.registry.ProbeKind.PEER_PROBES.contains(id)) {
+      throw new IllegalArgumentException(
+          id
+              + " is not a two-host probe (one of "
+              + String.join(", ", io.linkwatch.registry.ProbeKind.PEER_PROBES)
+              + ")");
+    }
+    return id;
   }
 
   /** The sizes an echo datagram may have: its header, up to one Ethernet frame's payload. */

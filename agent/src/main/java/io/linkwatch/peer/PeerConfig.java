@@ -96,6 +96,7 @@ public record PeerConfig(
       List<Long> sizes,
       int warmup,
       int iterations,
+      List<String> probes,
       Optional<java.nio.file.Path> httpConfigFile) {
     public static final Duration DEFAULT_EVERY = Duration.ofMinutes(30);
     public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(60);
@@ -112,11 +113,13 @@ public record PeerConfig(
             List.of(1L << 10, 64L << 20),
             2,
             10,
+            io.linkwatch.registry.ProbeKind.PEER_PROBES,
             Optional.empty());
 
     public Collective {
       devices = List.copyOf(devices);
       sizes = List.copyOf(sizes);
+      probes = List.copyOf(probes);
     }
   }
 

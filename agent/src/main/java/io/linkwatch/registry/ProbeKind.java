@@ -232,28 +232,41 @@ public enum ProbeKind {
    */
   public static final String PEER_ALLREDUCE = io.linkwatch.probe.collective.PeerAllreduceProbe.ID;
 
+  /** The two-host point to point's id ({@code peer_p2p}), run as {@link #PEER_ALLREDUCE} is. */
+  public static final String PEER_P2P = io.linkwatch.probe.collective.PeerP2pProbe.ID;
+
+  /** The two-host probes, in the order one pair's runs take them. */
+  public static final List<String> PEER_PROBES =
+      io.linkwatch.probe.collective.PeerPairSettings.PROBES;
+
   /**
-   * The settings of the two-host allreduce's side that holds rank 0: it makes the group's blob and
-   * writes it, base64, to {@code rootInfoFile}.
+   * The settings of a two-host probe's side that holds rank 0: it makes the group's blob and writes
+   * it, base64, to {@code rootInfoFile}.
+   *
+   * @throws IllegalArgumentException when {@code probe} is not a two-host probe or the ranks do not
+   *     fit it
    */
-  public static ProbeSettings peerAllreduceRoot(
+  public static ProbeSettings peerRoot(
+      String probe,
       List<Long> sizes,
       int warmup,
       int iterations,
       List<Integer> devices,
       int ranks,
       String rootInfoFile) {
-    return io.linkwatch.probe.collective.PeerAllreduceSettings.root(
-        sizes, warmup, iterations, devices, ranks, rootInfoFile);
+    return io.linkwatch.probe.collective.PeerPairSettings.root(
+        probe, sizes, warmup, iterations, devices, ranks, rootInfoFile);
   }
 
   /**
-   * The settings of the two-host allreduce's other side: ranks {@code firstRank} on, joined with
-   * the blob the root side made.
+   * The settings of a two-host probe's other side: ranks {@code firstRank} on, joined with the blob
+   * the root side made.
    *
-   * @throws IllegalArgumentException when the ranks do not fit or the blob is missing
+   * @throws IllegalArgumentException when the probe is unknown, the ranks do not fit or the blob is
+   *     missing
    */
-  public static ProbeSettings peerAllreduceJoining(
+  public static ProbeSettings peerJoining(
+      String probe,
       List<Long> sizes,
       int warmup,
       int iterations,
@@ -261,8 +274,8 @@ public enum ProbeKind {
       int ranks,
       int firstRank,
       String rootInfo) {
-    return new io.linkwatch.probe.collective.PeerAllreduceSettings(
-        sizes, warmup, iterations, devices, ranks, firstRank, rootInfo, "");
+    return new io.linkwatch.probe.collective.PeerPairSettings(
+        probe, sizes, warmup, iterations, devices, ranks, firstRank, rootInfo, "");
   }
 
   /** A message size of the collectives' fp16 elements (a whole number of 2-byte elements). */
@@ -307,9 +320,10 @@ public enum ProbeKind {
       k.descriptor.measurementTypes().forEach(t -> register(types, t));
     }
     // Settings a worker runs that no config key or command names: the agent writes them itself
-    // for one run (the two-host probes, from peers.collective and the lease). Their figures are
-    // the in-host probes' records, so they add no measurement type.
-    register(types, io.linkwatch.probe.collective.PeerAllreduceSettings.class);
+    // for one run (the two-host probes, from peers.collective and the lease). The allreduce's
+    // figures are the in-host probe's records; the point to point's are its own.
+    register(types, io.linkwatch.probe.collective.PeerPairSettings.class);
+    register(types, io.linkwatch.probe.result.PeerP2pBandwidth.class);
     return Map.copyOf(types);
   }
 

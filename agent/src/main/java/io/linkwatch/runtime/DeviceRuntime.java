@@ -137,6 +137,21 @@ public interface DeviceRuntime extends AutoCloseable {
       DeviceStream stream);
 
   /**
+   * Point to point with rank {@code peer} of {@code comm}'s group: sends {@code send}, receives
+   * into {@code recv}, or both ({@code count} elements each way; null: no such direction). With
+   * both, the two directions move at once ({@code HcclBatchSendRecv}; NCCL: a send and a receive in
+   * one group). The peer makes the matching call; a send returns once the peer has the data.
+   */
+  void exchange(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long count,
+      DataType type,
+      int peer,
+      Communicator comm,
+      DeviceStream stream);
+
+  /**
    * Allgather of {@code sendCount} elements from every rank: {@code recv} receives rank k's {@code
    * send} at block k, so it holds {@code n * sendCount} elements. Call it from one thread per rank.
    */

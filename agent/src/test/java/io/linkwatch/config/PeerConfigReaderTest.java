@@ -158,6 +158,7 @@ class PeerConfigReaderTest {
                     sizes: [1KiB, 256MiB]
                     warmup: 1
                     iterations: 20
+                    probes: [peer_p2p]
                 """)
             .peers()
             .collective()
@@ -171,6 +172,7 @@ class PeerConfigReaderTest {
                 java.util.List.of(1024L, 256L << 20),
                 1,
                 20,
+                java.util.List.of("peer_p2p"),
                 Optional.empty()));
     assertThatThrownBy(
             () ->
@@ -185,6 +187,7 @@ class PeerConfigReaderTest {
                         devices: [0, 0]
                         sizes: [1001]
                         iterations: 0
+                        probes: [peer_allreduce, allreduce, peer_allreduce]
                         size: 1KiB
                     """))
         .hasMessage(
@@ -194,8 +197,12 @@ class PeerConfigReaderTest {
                 + "f.yaml: peers.collective.sizes[0]: '1001' is not a multiple of 2 bytes (the"
                 + " collectives send fp16 elements)\n"
                 + "f.yaml: peers.collective.iterations: must be between 1 and 100000, not 0\n"
+                + "f.yaml: peers.collective.probes[1]: allreduce is not a two-host probe (one of"
+                + " peer_allreduce, peer_p2p)\n"
+                + "f.yaml: peers.collective.probes[2]: probe peer_allreduce is listed twice\n"
                 + "f.yaml: peers.collective.size: unknown key, did you mean 'sizes'? (valid here:"
-                + " deadline, devices, every, http_config_file, iterations, sizes, warmup)");
+                + " deadline, devices, every, http_config_file, iterations, probes, sizes,"
+                + " warmup)");
     assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", "peers:\n  collective: {}\n"))
         .hasMessage(
             "f.yaml: peers.collective: needs the members to run with: set peers.static,"

@@ -174,6 +174,18 @@ public class ForwardingRuntime implements DeviceRuntime {
   }
 
   @Override
+  public void exchange(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long count,
+      DataType type,
+      int peer,
+      Communicator comm,
+      DeviceStream stream) {
+    delegate.exchange(send, recv, count, type, peer, comm, stream);
+  }
+
+  @Override
   public void allGather(
       DeviceBuffer send,
       DeviceBuffer recv,

@@ -43,10 +43,10 @@ public final class LeaseDesk implements AutoCloseable {
     Optional<AutoCloseable> hold(String who, Duration wait) throws InterruptedException;
   }
 
-  /** Runs this side's part in a worker under a deadline. */
+  /** Runs this side's part of {@code probe} in a worker under a deadline. */
   @FunctionalInterface
   public interface PeerWorker {
-    ProbeRun run(ProbeSettings settings, Duration deadline);
+    ProbeRun run(String probe, ProbeSettings settings, Duration deadline);
   }
 
   /** A device this host's own checks found busy lately, with what they saw; empty when none. */
@@ -176,8 +176,8 @@ public final class LeaseDesk implements AutoCloseable {
   }
 
   private Object refuse(LeaseWire.Request request, String why) {
-    log.info("peer lease refused to {}: {}", request.from(), why);
-    results.leaseRefused(request.from());
+    log.info("peer lease refused to {} for {}: {}", request.from(), request.probeOrDefault(), why);
+    results.leaseRefused(request.probeOrDefault(), request.from());
     return new LeaseWire.Refusal(why);
   }
 
@@ -204,7 +204,7 @@ public final class LeaseDesk implements AutoCloseable {
       lease.outcome = new java.util.concurrent.CompletableFuture<>();
     }
     try {
-      runs.execute(() -> runUnder(lease, settings, c));
+      runs.execute(() -> runUnder(lease, run.probeOrDefault(), settings, c));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // Stopping: the lease ends here, unanswered.
       end(lease, "agent stopping");
@@ -212,19 +212,21 @@ public final class LeaseDesk implements AutoCloseable {
     }
   }
 
-  private void runUnder(Lease lease, ProbeSettings settings, PeerConfig.Collective c) {
+  private void runUnder(
+      Lease lease, String probe, ProbeSettings settings, PeerConfig.Collective c) {
     long started = System.nanoTime();
     LeaseWire.Outcome o;
     try {
-      ProbeRun result = worker.run(settings, c.deadline());
-      results.answered(lease.from, result);
+      ProbeRun result = worker.run(probe, settings, c.deadline());
+      results.answered(probe, lease.from, result);
       o = PairResults.outcome(result, (System.nanoTime() - started) / 1e9);
     } catch (RuntimeException e) {
-      results.answered(lease.from, null);
+      results.answered(probe, lease.from, null);
       o = new LeaseWire.Outcome("error", e.toString(), (System.nanoTime() - started) / 1e9);
     }
     log.info(
-        "probe=peer_allreduce peer={} role=responder result={}{}",
+        "probe={} peer={} role=responder result={}{}",
+        probe,
         lease.from,
         o.result(),
         o.error().isEmpty() ? "" : " error=\"" + o.error() + "\"");
@@ -272,6 +274,15 @@ public final class LeaseDesk implements AutoCloseable {
     if (run.firstRank() < 1) {
       throw new IllegalArgumentException("first_rank: the peer's ranks follow the prober's");
     }
+    String probe = run.probeOrDefault();
+    if (!ProbeKind.PEER_PROBES.contains(probe)) {
+      throw new IllegalArgumentException(
+          "probe: "
+              + probe
+              + " is not a two-host probe this agent knows ("
+              + String.join(", ", ProbeKind.PEER_PROBES)
+              + ")");
+    }
     if (run.rootInfo() == null || run.rootInfo().isBlank()) {
       throw new IllegalArgumentException("root_info: missing");
     }
@@ -280,11 +291,15 @@ public final class LeaseDesk implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("root_info: not base64: " + e.getMessage());
     }
-    return ProbeKind.peerAllreduceJoining(
+    // The point to point takes one device a side: the first of this host's.
+    List<Integer> devices =
+        ProbeKind.PEER_P2P.equals(probe) ? c.devices().subList(0, 1) : c.devices();
+    return ProbeKind.peerJoining(
+        probe,
         run.sizes(),
         run.warmup(),
         run.iterations(),
-        c.devices(),
+        devices,
         run.ranks(),
         run.firstRank(),
         run.rootInfo());

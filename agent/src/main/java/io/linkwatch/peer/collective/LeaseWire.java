@@ -3,6 +3,7 @@ package io.linkwatch.peer.collective;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonParseException;
+import io.linkwatch.registry.ProbeKind;
 import java.util.List;
 
 /**
@@ -10,17 +11,19 @@ import java.util.List;
  * auth as the rest of the API):
  *
  * <pre>
- * POST /api/v1/peer/lease              {"from":"node-01:10187","seconds":60}
+ * POST /api/v1/peer/lease              {"from":"node-01:10187","seconds":60,"probe":"peer_p2p"}
  *   200 {"lease":"3f…","devices":[0],"seconds":60}     409 {"refused":"a probe of this host holds the devices"}
- * POST /api/v1/peer/lease/ID/run       {"root_info":"…base64…","ranks":2,"first_rank":1,"sizes":[1024],"warmup":2,"iterations":10}
+ * POST /api/v1/peer/lease/ID/run       {"root_info":"…base64…","ranks":2,"first_rank":1,"sizes":[1024],"warmup":2,"iterations":10,"probe":"peer_p2p"}
  *   202 {"state":"running"}                            400 a run this side cannot take part in
  * GET /api/v1/peer/lease/ID            202 {"state":"running"}, then
  *   200 {"result":"success","error":"","seconds":3.1}  (the peer's side of the run)
  * DELETE /api/v1/peer/lease/ID         204
  * </pre>
  *
- * The run is asked for and its outcome fetched in two steps, so that no request stays open for the
- * length of a run (the agents' HTTP side closes a connection silent for its request timeout).
+ * One lease, one run of one probe. A {@code probe} left out is {@code peer_allreduce}, the only one
+ * the first agents with two-host runs knew. The run is asked for and its outcome fetched in two
+ * steps, so that no request stays open for the length of a run (the agents' HTTP side closes a
+ * connection silent for its request timeout).
  */
 public final class LeaseWire {
   private LeaseWire() {}
@@ -30,8 +33,17 @@ public final class LeaseWire {
           .setFieldNamingPolicy(com.google.gson.FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
           .create();
 
-  /** A prober asks for this host's devices for {@code seconds}. */
-  public record Request(String from, long seconds) {}
+  /** A prober asks for this host's devices for {@code seconds}, to run {@code probe}. */
+  public record Request(String from, long seconds, String probe) {
+    public Request(String from, long seconds) {
+      this(from, seconds, null);
+    }
+
+    /** The probe asked for; {@code peer_allreduce} where left out. */
+    public String probeOrDefault() {
+      return probe == null ? ProbeKind.PEER_ALLREDUCE : probe;
+    }
+  }
 
   /** A granted lease: its id, the devices it holds and for how long. */
   public record Grant(String lease, List<Integer> devices, long seconds) {}
@@ -41,7 +53,23 @@ public final class LeaseWire {
 
   /** The run under a lease: the group's blob and this side's ranks, the prober's sizes. */
   public record Run(
-      String rootInfo, int ranks, int firstRank, List<Long> sizes, int warmup, int iterations) {}
+      String rootInfo,
+      int ranks,
+      int firstRank,
+      List<Long> sizes,
+      int warmup,
+      int iterations,
+      String probe) {
+    public Run(
+        String rootInfo, int ranks, int firstRank, List<Long> sizes, int warmup, int iterations) {
+      this(rootInfo, ranks, firstRank, sizes, warmup, iterations, null);
+    }
+
+    /** The probe to run; {@code peer_allreduce} where left out. */
+    public String probeOrDefault() {
+      return probe == null ? ProbeKind.PEER_ALLREDUCE : probe;
+    }
+  }
 
   /** A run still going on. */
   public record State(String state) {}

@@ -72,7 +72,7 @@ public final class PairProber implements AutoCloseable {
 
   /** This side's worker, started in the background, and stopped when the peer's side ends it. */
   public interface RootWorker {
-    CompletableFuture<ProbeRun> start(ProbeSettings settings, Duration deadline);
+    CompletableFuture<ProbeRun> start(String probe, ProbeSettings settings, Duration deadline);
 
     void stop();
   }
@@ -144,7 +144,7 @@ public final class PairProber implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
-        log.warn("peer_allreduce round {} failed: {}", round, e.toString(), e);
+        log.warn("two-host round {} failed: {}", round, e.toString(), e);
       }
     }
   }
@@ -166,22 +166,29 @@ public final class PairProber implements AutoCloseable {
       if (closed || p.tier() != PeerSchedule.Tier.FABRIC || !p.prober().equals(self)) {
         continue;
       }
-      runWith(self, p.responder(), roundEnds);
+      for (String probe : config.probes()) {
+        if (!closed) {
+          runWith(probe, self, p.responder(), roundEnds);
+        }
+      }
     }
   }
 
-  /** One run with {@code dst}, asking again after a refusal while the round has room. */
-  void runWith(String self, String dst, Instant roundEnds) throws InterruptedException {
+  /**
+   * One run of {@code probe} with {@code dst}, asking again after a refusal while there is room.
+   */
+  void runWith(String probe, String self, String dst, Instant roundEnds)
+      throws InterruptedException {
     for (int attempt = 1; ; attempt++) {
-      String refused = attempt(self, dst);
+      String refused = attempt(probe, self, dst);
       if (refused == null) {
         return;
       }
       Duration pause = Duration.ofMillis(1000 + ThreadLocalRandom.current().nextLong(4000));
       Instant latest = roundEnds.minus(config.deadline()).minus(LeaseDesk.SLACK);
       if (attempt >= LEASE_TRIES || clock.instant().plus(pause).isAfter(latest)) {
-        results.probed(self, dst, "skipped_peer", refused, List.of());
-        log.info("peer_allreduce with {} skipped: the peer refused the lease: {}", dst, refused);
+        results.probed(probe, self, dst, "skipped_peer", refused, List.of());
+        log.info("{} with {} skipped: the peer refused the lease: {}", probe, dst, refused);
         return;
       }
       sleep(pause);
@@ -189,21 +196,29 @@ public final class PairProber implements AutoCloseable {
   }
 
   /** One try; returns the peer's refusal, or null when the run is over and recorded. */
-  private String attempt(String self, String dst) throws InterruptedException {
-    Optional<AutoCloseable> hold = lane.hold("peer_allreduce with " + dst, LANE_WAIT);
+  private String attempt(String probe, String self, String dst) throws InterruptedException {
+    Optional<AutoCloseable> hold = lane.hold(probe + " with " + dst, LANE_WAIT);
     if (hold.isEmpty()) {
-      record(self, dst, "skipped_busy", "a probe or a check of this host held the devices", null);
+      record(
+          probe,
+          self,
+          dst,
+          "skipped_busy",
+          "a probe or a check of this host held the devices",
+          null);
       return null;
     }
     AutoCloseable held = hold.get();
     try {
       Object answer;
       try {
-        answer = post(dst, "/api/v1/peer/lease", new LeaseWire.Request(self, leaseSeconds()));
+        answer =
+            post(dst, "/api/v1/peer/lease", new LeaseWire.Request(self, leaseSeconds(), probe));
       } catch (IOException e) {
         // The peer's agent down, restarting, of another version or asking for a login: not a
         // verdict on the path between the two hosts (the echoes between them give that).
         record(
+            probe,
             self,
             dst,
             "lease_failed",
@@ -214,18 +229,18 @@ public final class PairProber implements AutoCloseable {
       if (answer instanceof LeaseWire.Refusal r) {
         return r.refused();
       }
-      run(self, dst, (LeaseWire.Grant) answer);
+      run(probe, self, dst, (LeaseWire.Grant) answer);
       return null;
     } catch (InterruptedException e) {
       throw e;
     } catch (RuntimeException e) {
-      record(self, dst, "error", e.toString(), null);
+      record(probe, self, dst, "error", e.toString(), null);
       return null;
     } finally {
       try {
         held.close();
       } catch (Exception e) {
-        log.warn("releasing the devices after peer_allreduce with {}: {}", dst, e.toString());
+        log.warn("releasing the devices after {} with {}: {}", probe, dst, e.toString());
       }
     }
   }
@@ -241,8 +256,12 @@ public final class PairProber implements AutoCloseable {
     return config.deadline().plus(LeaseDesk.SLACK).toSeconds();
   }
 
-  private void run(String self, String dst, LeaseWire.Grant lease) throws InterruptedException {
-    int ranks = config.devices().size() + lease.devices().size();
+  private void run(String probe, String self, String dst, LeaseWire.Grant lease)
+      throws InterruptedException {
+    // The point to point takes one device a side, the first of each host's.
+    boolean oneEach = ProbeKind.PEER_P2P.equals(probe);
+    List<Integer> devices = oneEach ? config.devices().subList(0, 1) : config.devices();
+    int ranks = devices.size() + (oneEach ? 1 : lease.devices().size());
     Path file = rootInfoDir.resolve(UUID.randomUUID() + ".rootinfo");
     String leasePath = "/api/v1/peer/lease/" + lease.lease();
     boolean leaseUsed = false;
@@ -250,11 +269,13 @@ public final class PairProber implements AutoCloseable {
     try {
       own =
           worker.start(
-              ProbeKind.peerAllreduceRoot(
+              probe,
+              ProbeKind.peerRoot(
+                  probe,
                   config.sizes(),
                   config.warmup(),
                   config.iterations(),
-                  config.devices(),
+                  devices,
                   ranks,
                   file.toString()),
               config.deadline());
@@ -270,7 +291,7 @@ public final class PairProber implements AutoCloseable {
             mine == null
                 ? new LeaseWire.Outcome("timeout", "no root info within the deadline", 0)
                 : PairResults.outcome(mine, 0);
-        record(self, dst, o.result(), o.error(), mine);
+        record(probe, self, dst, o.result(), o.error(), mine);
         return;
       }
       try {
@@ -280,17 +301,18 @@ public final class PairProber implements AutoCloseable {
             new LeaseWire.Run(
                 rootInfo,
                 ranks,
-                config.devices().size(),
+                devices.size(),
                 config.sizes(),
                 config.warmup(),
-                config.iterations()));
+                config.iterations(),
+                probe));
         leaseUsed = true;
       } catch (IOException e) {
         stopAndWait(own);
-        record(self, dst, "error", "starting " + dst + "'s side: " + reason(e), null);
+        record(probe, self, dst, "error", "starting " + dst + "'s side: " + reason(e), null);
         return;
       }
-      settle(self, dst, leasePath, own);
+      settle(probe, self, dst, leasePath, own);
     } finally {
       // Nothing of this run may outlive the lane it holds: the next run, this host's or a peer's,
       // starts from a clean worker.
@@ -313,7 +335,8 @@ public final class PairProber implements AutoCloseable {
    * Follows both sides to their end and records the pair's result: the peer's skip wins (this side
    * is stopped), then the first failure, this side's own or the peer's.
    */
-  private void settle(String self, String dst, String leasePath, CompletableFuture<ProbeRun> own)
+  private void settle(
+      String probe, String self, String dst, String leasePath, CompletableFuture<ProbeRun> own)
       throws InterruptedException {
     long until = System.nanoTime() + config.deadline().plus(LeaseDesk.SLACK).toNanos();
     LeaseWire.Outcome their = null;
@@ -368,19 +391,19 @@ public final class PairProber implements AutoCloseable {
               + " gave no outcome for its side: "
               + (unanswered == null ? "not within the deadline" : unanswered);
       boolean ok = "success".equals(o.result());
-      record(self, dst, ok ? "error" : o.result(), ok ? why : o.error() + "; " + why, mine);
+      record(probe, self, dst, ok ? "error" : o.result(), ok ? why : o.error() + "; " + why, mine);
       return;
     }
     Outcome t = outcomeOf(their.result());
     if (t == Outcome.SKIPPED_DEVICE_BUSY || t == Outcome.DISCARDED_DEVICE_BUSY) {
-      record(self, dst, t.label(), "on " + dst + ": " + their.error(), null);
+      record(probe, self, dst, t.label(), "on " + dst + ": " + their.error(), null);
     } else if (stoppedForPeer
         || !"success".equals(their.result()) && "success".equals(o.result())) {
-      record(self, dst, their.result(), "on " + dst + ": " + their.error(), null);
+      record(probe, self, dst, their.result(), "on " + dst + ": " + their.error(), null);
     } else if (!"success".equals(o.result())) {
-      record(self, dst, o.result(), o.error(), mine);
+      record(probe, self, dst, o.result(), o.error(), mine);
     } else {
-      record(self, dst, "success", "", mine);
+      record(probe, self, dst, "success", "", mine);
     }
   }
 
@@ -388,7 +411,7 @@ public final class PairProber implements AutoCloseable {
   private void stopAndWait(CompletableFuture<ProbeRun> own) throws InterruptedException {
     worker.stop();
     if (!awaitQuietly(own, STOP_WAIT)) {
-      log.warn("peer_allreduce: this side's worker did not end within {}", STOP_WAIT);
+      log.warn("two-host run: this side's worker did not end within {}", STOP_WAIT);
     }
   }
 
@@ -405,15 +428,17 @@ public final class PairProber implements AutoCloseable {
     }
   }
 
-  private void record(String self, String dst, String result, String error, ProbeRun run) {
+  private void record(
+      String probe, String self, String dst, String result, String error, ProbeRun run) {
     List<Measurement> figures =
         run == null || !"success".equals(result)
             ? List.of()
             : run.targets().stream().flatMap(t -> t.measurements().stream()).toList();
-    results.probed(self, dst, result, error, figures);
+    results.probed(probe, self, dst, result, error, figures);
     String first = figures.isEmpty() ? "" : " " + figures.get(figures.size() - 1).summary();
     log.info(
-        "probe=peer_allreduce peer={} result={}{}{}",
+        "probe={} peer={} result={}{}{}",
+        probe,
         dst,
         result,
         first,

@@ -17,17 +17,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * their last figures until the next success, so a dashboard shows what a pair last measured.
  */
 public final class PairResults {
-  /** A run's counted outcome: who ran it, with whom, how it ended. */
-  public record Count(String role, String peer, String result) implements Comparable<Count> {
+  /** A run's counted outcome: which probe, who ran it, with whom, how it ended. */
+  public record Count(String probe, String role, String peer, String result)
+      implements Comparable<Count> {
     @Override
     public int compareTo(Count o) {
-      return (role + "\n" + peer + "\n" + result)
-          .compareTo(o.role + "\n" + o.peer + "\n" + o.result);
+      return key().compareTo(o.key());
+    }
+
+    private String key() {
+      return probe + "\n" + role + "\n" + peer + "\n" + result;
     }
   }
 
-  /** The last run of one pair, as its prober saw it. */
+  /** The last run of one probe with one partner, as its prober saw it. */
   public record Pair(
+      String probe,
       String src,
       String dst,
       Instant at,
@@ -57,19 +62,26 @@ public final class PairResults {
   }
 
   /**
-   * The prober's run with {@code dst}: a result label ({@code success}, {@code error}, {@code
-   * refused}, {@code skipped_busy}, ...), why where it did not succeed, and the figures where it
-   * did.
+   * The prober's run of {@code probe} with {@code dst}: a result label ({@code success}, {@code
+   * error}, {@code skipped_peer}, {@code skipped_busy}, ...), why where it did not succeed, and the
+   * figures where it did.
    */
   public synchronized void probed(
-      String src, String dst, String result, String error, List<Measurement> figures) {
-    count("prober", dst, result);
+      String probe,
+      String src,
+      String dst,
+      String result,
+      String error,
+      List<Measurement> figures) {
+    count(probe, "prober", dst, result);
     Instant now = clock.instant();
-    Pair before = pairs.get(dst);
+    String key = probe + "\n" + dst;
+    Pair before = pairs.get(key);
     boolean measured = "success".equals(result);
     pairs.put(
-        dst,
+        key,
         new Pair(
+            probe,
             src,
             dst,
             now,
@@ -89,21 +101,23 @@ public final class PairResults {
   }
 
   /** This host's part of a run it lent its devices to; {@code run} null: it never started. */
-  public synchronized void answered(String prober, ProbeRun run) {
-    count("responder", prober, run == null ? "error" : outcome(run, 0).result());
+  public synchronized void answered(String probe, String prober, ProbeRun run) {
+    count(probe, "responder", prober, run == null ? "error" : outcome(run, 0).result());
   }
 
-  /** A lease this host refused to {@code prober}. */
-  public synchronized void leaseRefused(String prober) {
-    count("responder", prober, "refused");
+  /** A lease for {@code probe} this host refused to {@code prober}. */
+  public synchronized void leaseRefused(String probe, String prober) {
+    count(probe, "responder", prober, "refused");
   }
 
-  private void count(String role, String peer, String result) {
-    counts.computeIfAbsent(new Count(role, peer, result), k -> new AtomicLong()).incrementAndGet();
+  private void count(String probe, String role, String peer, String result) {
+    counts
+        .computeIfAbsent(new Count(probe, role, peer, result), k -> new AtomicLong())
+        .incrementAndGet();
     version.incrementAndGet();
   }
 
-  /** Every pair this host probed, by partner. */
+  /** Every probe and partner this host probed, by probe then partner. */
   public synchronized List<Pair> pairs() {
     return List.copyOf(pairs.values());
   }

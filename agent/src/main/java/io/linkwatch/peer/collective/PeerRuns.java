@@ -69,7 +69,7 @@ public final class PeerRuns implements AutoCloseable {
         new LeaseDesk(
             config.peers().collective(),
             executor::holdDevices,
-            (settings, deadline) -> run(lentWorker, settings, deadline),
+            (probe, settings, deadline) -> run(lentWorker, probe, settings, deadline),
             this::recentlyBusy,
             results,
             clock);
@@ -104,9 +104,9 @@ public final class PeerRuns implements AutoCloseable {
                       new PairProber.RootWorker() {
                         @Override
                         public CompletableFuture<ProbeRun> start(
-                            ProbeSettings settings, Duration deadline) {
+                            String probe, ProbeSettings settings, Duration deadline) {
                           return CompletableFuture.supplyAsync(
-                              () -> run(proberWorker, settings, deadline), started);
+                              () -> run(proberWorker, probe, settings, deadline), started);
                         }
 
                         @Override
@@ -124,15 +124,17 @@ public final class PeerRuns implements AutoCloseable {
             });
   }
 
-  private ProbeRun run(WorkerProcess worker, ProbeSettings settings, Duration deadline) {
-    // This host's devices, as the worker names its one target.
+  private ProbeRun run(
+      WorkerProcess worker, String probe, ProbeSettings settings, Duration deadline) {
+    // This host's devices, as the worker names its one target (the point to point's: the first).
+    List<Integer> devices =
+        config.peers().collective().map(PeerConfig.Collective::devices).orElse(List.of(0));
     String target =
-        config.peers().collective().map(PeerConfig.Collective::devices).orElse(List.of(0)).stream()
-            .map(String::valueOf)
-            .collect(Collectors.joining(","));
+        (ProbeKind.PEER_P2P.equals(probe) ? devices.subList(0, 1) : devices)
+            .stream().map(String::valueOf).collect(Collectors.joining(","));
     return worker.run(
         new WorkerRequest(
-            ProbeKind.PEER_ALLREDUCE,
+            probe,
             settings,
             config.backend(),
             config.hostPaths(),

@@ -126,10 +126,10 @@ abstract class CollectiveProbe implements Probe {
         DeviceRuntime runtime,
         DeviceBuffer send,
         DeviceBuffer recv,
-        Communicator comm,
+        RankGroup.Rank rank,
         DeviceStream stream) {
       long count = send.size() / DataType.FP16.bytes();
-      kind.call().run(runtime, send, recv, count, DataType.FP16, comm, stream);
+      kind.call().run(runtime, send, recv, count, DataType.FP16, rank.comm(), stream);
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.linkwatch.probe.Progress;
 import io.linkwatch.probe.result.Measurement;
 import io.linkwatch.probe.result.TargetResult;
 import io.linkwatch.runtime.BackendUnavailableException;
-import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DeviceBuffer;
 import io.linkwatch.runtime.DeviceEvent;
 import io.linkwatch.runtime.DeviceException;
@@ -36,12 +35,12 @@ final class CollectiveRounds {
     /** Bytes each rank sends for a figure of {@code size} (the probe's size convention). */
     long sendBytes(long size, int ranks);
 
-    /** One call of the collective on {@code stream}; {@code recv} holds {@code size} bytes. */
+    /** One call of the collective by {@code rank} on {@code stream}. */
     void call(
         DeviceRuntime runtime,
         DeviceBuffer send,
         DeviceBuffer recv,
-        Communicator comm,
+        RankGroup.Rank rank,
         DeviceStream stream);
 
     /** Checks the received data; throws {@link DataMismatchException}. */
@@ -58,6 +57,9 @@ final class CollectiveRounds {
       return sizeBytes / p50Seconds;
     }
   }
+
+  /** One message size of one collective: a run measures its steps one after another. */
+  record Step(long size, Collective collective) {}
 
   private CollectiveRounds() {}
 
@@ -104,9 +106,33 @@ final class CollectiveRounds {
       int warmup,
       int iterations,
       Collective collective) {
+    return measureSteps(
+        context,
+        devices,
+        members,
+        ranks,
+        target,
+        startedNanos,
+        sizes.stream().map(size -> new Step(size, collective)).toList(),
+        warmup,
+        iterations);
+  }
+
+  /** As above, for steps of more than one collective over one group. */
+  static TargetResult measureSteps(
+      ProbeContext context,
+      List<Integer> devices,
+      RankGroup.Members members,
+      int ranks,
+      String target,
+      long startedNanos,
+      List<Step> steps,
+      int warmup,
+      int iterations) {
     try {
-      Run run = new Run(context, devices, ranks, target, sizes, warmup, iterations, collective);
-      RankGroup.run(context.runtime(), devices, members, threadPrefix(collective.id()), run::rank);
+      Run run = new Run(context, devices, ranks, target, steps, warmup, iterations);
+      String threads = threadPrefix(steps.get(0).collective().id());
+      RankGroup.run(context.runtime(), devices, members, threads, run::rank);
       return TargetResult.success(target, Durations.secondsSince(startedNanos), run.results());
     } catch (DeviceException | DataMismatchException | BackendUnavailableException e) {
       // BackendUnavailableException: no libhccl.so, although AscendCL itself loaded
@@ -119,10 +145,9 @@ final class CollectiveRounds {
     private final DeviceRuntime runtime;
     private final Progress progress;
     private final String target;
-    private final List<Long> sizes;
+    private final List<Step> steps;
     private final int warmup;
     private final int iterations;
-    private final Collective collective;
     private final int n;
     private final Fp16Blocks data;
 
@@ -134,20 +159,18 @@ final class CollectiveRounds {
         List<Integer> devices,
         int ranks,
         String target,
-        List<Long> sizes,
+        List<Step> steps,
         int warmup,
-        int iterations,
-        Collective collective) {
+        int iterations) {
       this.runtime = context.runtime();
       this.progress = context.progress();
       this.target = target;
-      this.sizes = sizes;
+      this.steps = steps;
       this.warmup = warmup;
       this.iterations = iterations;
-      this.collective = collective;
       this.n = ranks;
       this.data = new Fp16Blocks(runtime);
-      this.seconds = new double[sizes.size()][devices.size()][iterations];
+      this.seconds = new double[steps.size()][devices.size()][iterations];
     }
 
     void rank(RankGroup.Rank r) {
@@ -155,8 +178,9 @@ final class CollectiveRounds {
       try (DeviceStream stream = runtime.createStream(device);
           DeviceEvent start = runtime.createEvent(device);
           DeviceEvent end = runtime.createEvent(device)) {
-        for (int s = 0; s < sizes.size(); s++) {
-          long size = sizes.get(s);
+        for (int s = 0; s < steps.size(); s++) {
+          long size = steps.get(s).size();
+          Collective collective = steps.get(s).collective();
           if (r.index() == 0) {
             progress.step(target + " " + ByteSize.format(size));
           }
@@ -165,13 +189,13 @@ final class CollectiveRounds {
             data.fill(send, Fp16.encode(r.rank() + 1));
             for (int i = 0; i < warmup; i++) {
               r.lineUp();
-              collective.call(runtime, send, recv, r.comm(), stream);
+              collective.call(runtime, send, recv, r, stream);
               runtime.synchronize(stream);
             }
             for (int i = 0; i < iterations; i++) {
               r.lineUp();
               runtime.record(start, stream);
-              collective.call(runtime, send, recv, r.comm(), stream);
+              collective.call(runtime, send, recv, r, stream);
               runtime.record(end, stream);
               runtime.synchronize(stream);
               seconds[s][r.index()][i] = runtime.elapsedMillis(start, end) / 1e3;
@@ -187,16 +211,16 @@ final class CollectiveRounds {
 
     List<Measurement> results() {
       List<Measurement> out = new ArrayList<>();
-      for (int s = 0; s < sizes.size(); s++) {
+      for (int s = 0; s < steps.size(); s++) {
         double[] rounds = RankGroup.slowestPerRound(seconds[s]);
         Figures f =
             new Figures(
-                sizes.get(s),
+                steps.get(s).size(),
                 Stats.quantile(rounds, 0.5),
                 Stats.quantile(rounds, 0.99),
                 rounds.length,
                 Arrays.stream(rounds).sum());
-        out.addAll(collective.results(target, f, n));
+        out.addAll(steps.get(s).collective().results(target, f, n));
       }
       return out;
     }

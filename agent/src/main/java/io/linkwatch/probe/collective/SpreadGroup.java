@@ -2,8 +2,15 @@ package io.linkwatch.probe.collective;
 
 import io.linkwatch.runtime.Communicator;
 import io.linkwatch.runtime.DeviceRuntime;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -27,6 +34,35 @@ final class SpreadGroup implements RankGroup.Members {
     this.ranks = ranks;
     this.firstRank = firstRank;
     this.rootInfo = rootInfo;
+  }
+
+  /**
+   * One side of a two-host probe: the side holding rank 0 makes the blob and writes it for its
+   * agent (which hands it to the peer); the other side was given it.
+   *
+   * @throws UncheckedIOException from {@link #open} when the blob cannot be written
+   */
+  static SpreadGroup of(PeerPairSettings settings) {
+    return new SpreadGroup(
+        settings.ranks(),
+        settings.firstRank(),
+        (runtime, device) -> {
+          if (settings.firstRank() != 0) {
+            return Base64.getDecoder().decode(settings.rootInfo());
+          }
+          byte[] info = runtime.collectiveRootInfo(device);
+          Path file = Path.of(settings.rootInfoFile());
+          Path partial = file.resolveSibling(file.getFileName() + ".partial");
+          try {
+            // Whole or not at all: the agent polls for the file while this process goes on.
+            Files.writeString(
+                partial, Base64.getEncoder().encodeToString(info), StandardCharsets.UTF_8);
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          return info;
+        });
   }
 
   @Override

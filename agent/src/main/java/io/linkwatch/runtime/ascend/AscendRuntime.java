@@ -397,6 +397,38 @@ public final class AscendRuntime extends NativeRuntime {
   }
 
   @Override
+  protected void pointToPoint(
+      Pointer send,
+      Pointer recv,
+      long count,
+      DataType type,
+      int peer,
+      Pointer comm,
+      Pointer stream) {
+    HcclLibrary ops = libs.hcclOps();
+    if (recv == null) {
+      checkCollective("HcclSend", ops.HcclSend(send, count, type.hcclValue(), peer, comm, stream));
+    } else if (send == null) {
+      checkCollective("HcclRecv", ops.HcclRecv(recv, count, type.hcclValue(), peer, comm, stream));
+    } else {
+      HcclLibrary.SendRecvItem[] items =
+          (HcclLibrary.SendRecvItem[]) new HcclLibrary.SendRecvItem().toArray(2);
+      fill(items[0], HcclLibrary.HCCL_SEND, send, count, type, peer);
+      fill(items[1], HcclLibrary.HCCL_RECV, recv, count, type, peer);
+      checkCollective("HcclBatchSendRecv", ops.HcclBatchSendRecv(items, 2, comm, stream));
+    }
+  }
+
+  private static void fill(
+      HcclLibrary.SendRecvItem item, int kind, Pointer buf, long count, DataType type, int peer) {
+    item.sendRecvType = kind;
+    item.buf = buf;
+    item.count = count;
+    item.dataType = type.hcclValue();
+    item.remoteRank = peer;
+  }
+
+  @Override
   protected void gather(
       Pointer send, Pointer recv, long sendCount, DataType type, Pointer comm, Pointer stream) {
     checkCollective(

@@ -2,6 +2,7 @@ package io.linkwatch.runtime.ascend;
 
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
+import com.sun.jna.Structure;
 import com.sun.jna.ptr.PointerByReference;
 
 /** The HCCL C ABI ({@code hccl/hccl.h}) used by the collective probes. No logic here. */
@@ -24,6 +25,30 @@ public interface HcclLibrary extends Library {
 
   int HcclAllGather(
       Pointer sendBuf, Pointer recvBuf, long sendCount, int dataType, Pointer comm, Pointer stream);
+
+  int HcclSend(
+      Pointer sendBuf, long count, int dataType, int destRank, Pointer comm, Pointer stream);
+
+  int HcclRecv(
+      Pointer recvBuf, long count, int dataType, int srcRank, Pointer comm, Pointer stream);
+
+  /** {@code HcclSendRecvItem}: one send or receive of a batch. */
+  @Structure.FieldOrder({"sendRecvType", "buf", "count", "dataType", "remoteRank"})
+  class SendRecvItem extends Structure {
+    public int sendRecvType;
+    public Pointer buf;
+    public long count;
+    public int dataType;
+    public int remoteRank;
+  }
+
+  /** {@code HcclSendRecvType}. */
+  int HCCL_SEND = 0;
+
+  int HCCL_RECV = 1;
+
+  /** {@code items}: contiguous, as {@link Structure#toArray} makes them. */
+  int HcclBatchSendRecv(SendRecvItem[] items, int itemNum, Pointer comm, Pointer stream);
 
   int HcclCommDestroy(Pointer comm);
 

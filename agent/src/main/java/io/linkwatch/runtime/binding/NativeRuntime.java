@@ -194,6 +194,19 @@ public abstract class NativeRuntime implements DeviceRuntime {
   protected abstract void reduceSum(
       Pointer send, Pointer recv, long count, DataType type, Pointer comm, Pointer stream);
 
+  /**
+   * Point to point with rank {@code peer}, on the current device: {@code send}, {@code recv} or
+   * both (null: no such direction), the two directions at once.
+   */
+  protected abstract void pointToPoint(
+      Pointer send,
+      Pointer recv,
+      long count,
+      DataType type,
+      int peer,
+      Pointer comm,
+      Pointer stream);
+
   /** Allgather of {@code sendCount} elements from each rank, on the current device. */
   protected abstract void gather(
       Pointer send, Pointer recv, long sendCount, DataType type, Pointer comm, Pointer stream);
@@ -338,6 +351,29 @@ public abstract class NativeRuntime implements DeviceRuntime {
         new Pointer(recv.address()),
         count,
         type,
+        new Pointer(comm.address()),
+        new Pointer(stream.address()));
+  }
+
+  @Override
+  public final void exchange(
+      DeviceBuffer send,
+      DeviceBuffer recv,
+      long count,
+      DataType type,
+      int peer,
+      Communicator comm,
+      DeviceStream stream) {
+    if (send == null && recv == null) {
+      throw new IllegalArgumentException("an exchange sends, receives or both");
+    }
+    use(comm.device());
+    pointToPoint(
+        send == null ? null : new Pointer(send.address()),
+        recv == null ? null : new Pointer(recv.address()),
+        count,
+        type,
+        peer,
         new Pointer(comm.address()),
         new Pointer(stream.address()));
   }

@@ -434,6 +434,34 @@ public final class CudaRuntime extends NativeRuntime {
   }
 
   @Override
+  protected void pointToPoint(
+      Pointer send,
+      Pointer recv,
+      long count,
+      DataType type,
+      int peer,
+      Pointer comm,
+      Pointer stream) {
+    NcclLibrary nccl = libs.nccl();
+    if (send != null && recv != null) {
+      // Both directions at once: NCCL runs a group's sends and receives together.
+      checkCollective("ncclGroupStart", nccl.ncclGroupStart());
+      int sent = nccl.ncclSend(send, count, type.ncclValue(), peer, comm, stream);
+      int received =
+          sent == 0 ? nccl.ncclRecv(recv, count, type.ncclValue(), peer, comm, stream) : 0;
+      // Every group that started must end, even after a refused call.
+      int ended = nccl.ncclGroupEnd();
+      checkCollective("ncclSend", sent);
+      checkCollective("ncclRecv", received);
+      checkCollective("ncclGroupEnd", ended);
+    } else if (recv == null) {
+      checkCollective("ncclSend", nccl.ncclSend(send, count, type.ncclValue(), peer, comm, stream));
+    } else {
+      checkCollective("ncclRecv", nccl.ncclRecv(recv, count, type.ncclValue(), peer, comm, stream));
+    }
+  }
+
+  @Override
   protected void gather(
       Pointer send, Pointer recv, long sendCount, DataType type, Pointer comm, Pointer stream) {
     NcclLibrary nccl = libs.nccl();

@@ -37,6 +37,14 @@ public interface NcclLibrary extends Library {
   int ncclAllGather(
       Pointer send, Pointer recv, long sendCount, int dataType, Pointer comm, Pointer stream);
 
+  int ncclSend(Pointer sendbuff, long count, int dataType, int peer, Pointer comm, Pointer stream);
+
+  int ncclRecv(Pointer recvbuff, long count, int dataType, int peer, Pointer comm, Pointer stream);
+
+  int ncclGroupStart();
+
+  int ncclGroupEnd();
+
   String ncclGetErrorString(int code);
 
   /** {@code ncclRedOp_t} value for a sum. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linkwatch.metrics.families.MetricFamilies;
 import io.linkwatch.peer.PeerConfig;
-import io.linkwatch.probe.collective.PeerAllreduceSettings;
+import io.linkwatch.probe.collective.PeerPairSettings;
 import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.probe.result.TargetResult;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseDeskTest {
   private final Semaphore lane = new Semaphore(1);
-  private final List<PeerAllreduceSettings> ran = new ArrayList<>();
+  private final List<PeerPairSettings> ran = new ArrayList<>();
   private final PairResults results = new PairResults(Clock.systemUTC());
   private Outcome answer = Outcome.SUCCESS;
   private Optional<String> busy = Optional.empty();
@@ -38,10 +38,10 @@ class LeaseDeskTest {
             lane.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)
                 ? Optional.of(lane::release)
                 : Optional.empty(),
-        (settings, deadline) -> {
-          ran.add((PeerAllreduceSettings) settings);
+        (probe, settings, deadline) -> {
+          ran.add((PeerPairSettings) settings);
           return ProbeRun.of(
-              "peer_allreduce",
+              probe,
               List.of(
                   answer == Outcome.SUCCESS
                       ? TargetResult.success("0", 1, List.of())
@@ -62,6 +62,7 @@ class LeaseDeskTest {
             d.sizes(),
             d.warmup(),
             d.iterations(),
+            d.probes(),
             Optional.empty()));
   }
 
@@ -96,7 +97,9 @@ class LeaseDeskTest {
           .hasMessageContaining(grant.lease());
       assertThat(desk.outcome(grant.lease())).as("still there for the prober").isEqualTo(o);
     }
-    assertThat(counts()).contains("responder b:1 refused=1", "responder a:1 success=1");
+    assertThat(counts())
+        .contains(
+            "peer_allreduce responder b:1 refused=1", "peer_allreduce responder a:1 success=1");
   }
 
   @Test
@@ -166,10 +169,45 @@ class LeaseDeskTest {
       assertThatThrownBy(
               () -> desk.start(g.lease(), new LeaseWire.Run("AAAA", 4, 0, List.of(2L), 1, 2)))
           .hasMessage("first_rank: the peer's ranks follow the prober's");
+      assertThatThrownBy(
+              () ->
+                  desk.start(
+                      g.lease(), new LeaseWire.Run("AAAA", 4, 2, List.of(2L), 1, 2, "allreduce")))
+          .hasMessage(
+              "probe: allreduce is not a two-host probe this agent knows (peer_allreduce,"
+                  + " peer_p2p)");
+      assertThatThrownBy(
+              () ->
+                  desk.start(
+                      g.lease(), new LeaseWire.Run("AAAA", 4, 2, List.of(2L), 1, 2, "peer_p2p")))
+          .hasMessage("peer_p2p runs between one device on each host: 2 ranks, not 4 with 1 here");
       assertThat(ran).isEmpty();
       desk.start(g.lease(), run(2));
       assertThat(outcome(desk, g.lease()).result()).isEqualTo("success");
     }
+  }
+
+  @Test
+  void thePointToPointTakesTheFirstDeviceAndIsCountedAsItself() throws Exception {
+    try (LeaseDesk desk = desk(collective(Duration.ofSeconds(60)))) {
+      LeaseWire.Grant g =
+          (LeaseWire.Grant) desk.request(new LeaseWire.Request("a:1", 30, "peer_p2p"));
+      desk.start(g.lease(), new LeaseWire.Run("AAAA", 2, 1, List.of(1024L), 1, 2, "peer_p2p"));
+      assertThat(outcome(desk, g.lease()).result()).isEqualTo("success");
+      assertThat(ran)
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.probe()).isEqualTo("peer_p2p");
+                assertThat(s.devices()).containsExactly(0);
+                assertThat(s.ranks()).isEqualTo(2);
+              });
+      lane.acquire();
+      desk.request(new LeaseWire.Request("b:1", 30, "peer_p2p"));
+      lane.release();
+    }
+    assertThat(counts())
+        .contains("peer_p2p responder a:1 success=1", "peer_p2p responder b:1 refused=1");
   }
 
   /** Whether the lane is free within a few seconds (a run's lease ends just after its outcome). */
@@ -204,7 +242,9 @@ class LeaseDeskTest {
                         p -> {
                           if (s.getMetadata().getName().equals("linkwatch_peer_collective_runs")) {
                             out.add(
-                                p.getLabels().get("role")
+                                p.getLabels().get("probe")
+                                    + " "
+                                    + p.getLabels().get("role")
                                     + " "
                                     + p.getLabels().get("peer_host")
                                     + " "
