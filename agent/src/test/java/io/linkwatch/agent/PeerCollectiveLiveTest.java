@@ -30,15 +30,15 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Four agents on the Ascend sim, each in a network namespace of its own joined by veth pairs to one
- * bridge, running the two-host allreduce ({@code peers.collective}): the sim's ranks in different
- * processes carry the real bytes over TCP across the veths.
+ * bridge, running the two-host allreduce and point to point ({@code peers.collective}): the sim's
+ * ranks in different processes carry the real bytes over TCP across the veths.
  *
  * <ul>
  *   <li>Every one of the six pairs has a figure within one cover period (three rounds), from its
- *       prober, labelled by both ends.
+ *       prober, labelled by both ends; and a point-to-point figure each way.
  *   <li>A {@code tc tbf} limit on host 1's veth (both ways) lowers exactly host 1's three pairs,
- *       and a real Prometheus with the shipped rules fires LinkwatchPeerAllreduceSlow for host 1
- *       only.
+ *       (each way, in the point to point), and a real Prometheus with the shipped rules fires
+ *       LinkwatchPeerAllreduceSlow for host 1 only.
  *   <li>A job on host 2's device: its pairs are {@code skipped_device_busy}, not failed, and their
  *       figures stay what they were.
  *   <li>A {@code corrupt} fault on host 3's allreduce: its pairs fail with the data mismatch.
@@ -55,12 +55,17 @@ class PeerCollectiveLiveTest {
   private static final int PORT = 10187;
   private static final int EVERY = 12;
   private static final String LARGE = String.valueOf(1L << 20);
-  private static final Pattern FIGURE =
-      Pattern.compile(
-          "linkwatch_peer_allreduce_bus_bandwidth_bytes_per_second\\{dst_host=\"([^\"]+)\","
-              + "size_bytes=\""
-              + LARGE
-              + "\",src_host=\"([^\"]+)\"\\} (\\S+)");
+  private static final Pattern FIGURE = figure("linkwatch_peer_allreduce_bus_bandwidth");
+  private static final Pattern ONE_WAY = figure("linkwatch_peer_p2p_bandwidth");
+
+  /** The large size's series of {@code family}: dst_host, src_host, value. */
+  private static Pattern figure(String family) {
+    return Pattern.compile(
+        family
+            + "_bytes_per_second\\{dst_host=\"([^\"]+)\",size_bytes=\""
+            + LARGE
+            + "\",src_host=\"([^\"]+)\"\\} (\\S+)");
+  }
 
   @TempDir Path dir;
 
@@ -91,19 +96,26 @@ class PeerCollectiveLiveTest {
     try (PrometheusServer prometheus =
         PrometheusServer.startHttpSd(dir, "http://" + member(0) + "/api/v1/peers", "2s", rules)) {
       // Healthy: every pair measured within a cover (two allowed: the agents start apart).
-      Map<String, Double> healthy = awaitFigures(6, cover.multipliedBy(3), Map.of(), f -> true);
+      Map<String, Double> healthy =
+          awaitFigures(FIGURE, 6, cover.multipliedBy(3), Map.of(), f -> true);
       assertThat(healthy.keySet())
           .as("every pair, from the member whose name sorts first")
           .containsExactlyInAnyOrder(
               pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3));
       assertThat(healthy.values()).allSatisfy(v -> assertThat(v).isPositive());
       System.out.println("peer_allreduce 1 MiB bus bandwidth, healthy: " + healthy);
+      // The point to point after it, under a lease of its own: both directions of every pair.
+      Map<String, Double> healthyP2p =
+          awaitFigures(ONE_WAY, 12, cover.multipliedBy(2), Map.of(), f -> true);
+      assertThat(healthyP2p.keySet()).hasSize(12).contains(pair(0, 1), pair(1, 0));
+      System.out.println("peer_p2p 1 MiB one way, healthy: " + healthyP2p);
 
       // Host 1's port limited to 40 Mbit/s both ways: its three pairs drop far below, the others
       // stay.
       tbf(1, "40mbit");
       Map<String, Double> slow =
           awaitFigures(
+              FIGURE,
               6,
               cover.multipliedBy(3),
               healthy,
@@ -115,6 +127,17 @@ class PeerCollectiveLiveTest {
         assertThat(slow.get(p)).as(p + " without host 1").isGreaterThan(healthy.get(p) / 3);
       }
       System.out.println("peer_allreduce 1 MiB bus bandwidth, host 1 at 40 Mbit/s: " + slow);
+      // Each direction of host 1's pairs is slow in the point to point too.
+      List<String> viaHost1 =
+          List.of(pair(0, 1), pair(1, 0), pair(1, 2), pair(2, 1), pair(1, 3), pair(3, 1));
+      Map<String, Double> slowP2p =
+          awaitFigures(
+              ONE_WAY,
+              12,
+              cover.multipliedBy(3),
+              healthyP2p,
+              f -> viaHost1.stream().allMatch(p -> f.get(p) < healthyP2p.get(p) / 3));
+      System.out.println("peer_p2p 1 MiB one way, host 1 at 40 Mbit/s: " + slowP2p);
       JsonNode firing =
           LiveRules.awaitFiring(prometheus, "LinkwatchPeerAllreduceSlow", Duration.ofSeconds(90));
       assertThat(firing)
@@ -145,8 +168,8 @@ class PeerCollectiveLiveTest {
       agents.get(3).faults();
 
       // Host 0 dies in the middle of a run (slowed to 10 Mbit/s so that there is a middle): its
-      // peer's
-      // side fails naming the HCCL call, and no worker is left on the peer.
+      // peer's side fails naming the HCCL call it was in (the allreduce's or the point to
+      // point's), and no worker is left on the peer.
       tbf(0, "10mbit");
       int peer = awaitWorkerBeside(0, cover.multipliedBy(2));
       Thread.sleep(1500);
@@ -161,9 +184,11 @@ class PeerCollectiveLiveTest {
               Duration.ofSeconds(40),
               before,
               line ->
-                  line.contains("probe=peer_allreduce peer=" + member(0) + " role=responder")
+                  line.contains(" peer=" + member(0) + " role=responder")
+                      && line.contains("probe=peer_")
                       && (line.contains("result=error") || line.contains("result=timeout")));
-      assertThat(failed).containsPattern("Hccl(AllReduce|CommInitRootInfo)");
+      assertThat(failed)
+          .containsPattern("Hccl(AllReduce|CommInitRootInfo|Send|Recv|BatchSendRecv)");
       System.out.println("host " + peer + " after host 0 died: " + failed);
       assertThat(hosts.pids(peer)).as("host " + peer + " keeps only its agent").hasSize(1);
     }
@@ -179,6 +204,7 @@ class PeerCollectiveLiveTest {
    * from {@code before} (a new run) and {@code done} holds; the pairs as "src dst".
    */
   private Map<String, Double> awaitFigures(
+      Pattern family,
       int count,
       Duration timeout,
       Map<String, Double> before,
@@ -187,7 +213,7 @@ class PeerCollectiveLiveTest {
     long end = System.nanoTime() + timeout.toNanos();
     Map<String, Double> fresh = new TreeMap<>();
     while (true) {
-      Map<String, Double> now = figures();
+      Map<String, Double> now = figures(family);
       now.forEach(
           (p, v) -> {
             if (!v.equals(before.get(p))) {
@@ -205,13 +231,13 @@ class PeerCollectiveLiveTest {
     }
   }
 
-  private Map<String, Double> figures() throws Exception {
+  private Map<String, Double> figures(Pattern family) throws Exception {
     Map<String, Double> out = new TreeMap<>();
     for (AgentProcess a : agents) {
       if (!a.process().isAlive()) {
         continue;
       }
-      Matcher m = FIGURE.matcher(a.metrics());
+      Matcher m = family.matcher(a.metrics());
       while (m.find()) {
         out.put(m.group(2) + " " + m.group(1), Double.parseDouble(m.group(3)));
       }
@@ -256,7 +282,7 @@ class PeerCollectiveLiveTest {
         for (int i = 0; i < agents.size(); i++) {
           logs.append("\nhost ").append(i).append(":");
           agents.get(i).log().stream()
-              .filter(l -> l.contains("peer_allreduce") || l.contains("peer lease"))
+              .filter(l -> l.contains("probe=peer_") || l.contains("peer lease"))
               .forEach(l -> logs.append("\n  ").append(l));
         }
         throw new AssertionError(what + ": no such line" + logs);
