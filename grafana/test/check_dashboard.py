@@ -397,6 +397,15 @@ def fleet_fixture_series():
         if instance == "fixture-01:10187":
             s.append({"series": f'linkwatch_peer_allreduce_success{{{host},src_host="{instance}",'
                                 f'dst_host="fixture-03:10187"}}', "values": "0+0x180"})
+        # the point to point: fixture-03 sends slowly, receives at full rate
+        for src, dst in ((instance, "fixture-05:10187"), ("fixture-05:10187", instance)):
+            rate = "2e9" if src == "fixture-03:10187" else "2.3e10"
+            s.append({"series": f'linkwatch_peer_p2p_bandwidth_bytes_per_second{{{host},'
+                                f'src_host="{src}",dst_host="{dst}",size_bytes="67108864"}}',
+                      "values": f"{rate}+0x180"})
+        s.append({"series": f'linkwatch_peer_p2p_bidirectional_bandwidth_bytes_per_second{{{host},'
+                            f'src_host="{instance}",dst_host="fixture-05:10187",size_bytes="67108864"}}',
+                  "values": "4.4e10+0x180"})
     # fixture-03's slow link failed its prolog's quick check; fixture-01's passed
     for instance, labels, state in (("fixture-03:10187", 'cluster="east",rack="r2"', "FAIL"),
                                     ("fixture-01:10187", 'cluster="east",rack="r1"', "OK")):

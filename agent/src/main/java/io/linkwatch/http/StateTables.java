@@ -15,6 +15,7 @@ import io.linkwatch.http.StatusPageModel.LinkRow;
 import io.linkwatch.http.StatusPageModel.Links;
 import io.linkwatch.http.StatusPageModel.NicPortRow;
 import io.linkwatch.http.StatusPageModel.NicPorts;
+import io.linkwatch.http.StatusPageModel.PairRow;
 import io.linkwatch.http.StatusPageModel.PeerCount;
 import io.linkwatch.http.StatusPageModel.PeerSuspect;
 import io.linkwatch.http.StatusPageModel.Peers;
@@ -187,7 +188,7 @@ final class StateTables {
   }
 
   /** The probes between servers as this host sees them; null without a {@code peers:} source. */
-  static Peers peers(StatusDocument status) {
+  static Peers peers(StatusDocument status, Instant now) {
     PeerSection p = status.peers();
     if (p == null) {
       return null;
@@ -222,7 +223,28 @@ final class StateTables {
           };
       suspects.add(new PeerSuspect(kind, x.host(), string(x.nic()), x.verdict(), x.evidence()));
     }
-    return new Peers(summary, counts, suspects, !suspects.isEmpty(), p.membershipError());
+    List<PairRow> pairs = new ArrayList<>();
+    for (io.linkwatch.status.PairEntry e : p.pairs()) {
+      String css = e.result().equals("success") ? "ok" : Boolean.FALSE.equals(e.ok()) ? "low" : "";
+      String figures =
+          e.figures().stream()
+              .map(io.linkwatch.probe.result.Measurement::summary)
+              .collect(java.util.stream.Collectors.joining("; "));
+      if (!figures.isEmpty() && !e.result().equals("success")) {
+        figures = "measured " + ago(e.figuresAt(), now) + ": " + figures;
+      }
+      pairs.add(
+          new PairRow(
+              e.probe(), e.dstHost(), e.result(), css, ago(e.lastRun(), now), e.error(), figures));
+    }
+    return new Peers(
+        summary,
+        counts,
+        suspects,
+        !suspects.isEmpty(),
+        p.membershipError(),
+        pairs,
+        !pairs.isEmpty());
   }
 
   /** Every target's last run and next one, and the probes that do not apply here. */

@@ -114,7 +114,7 @@ final class StatusPage {
         StateTables.devices(status, facts),
         StateTables.links(status),
         StateTables.nicPorts(status),
-        StateTables.peers(status),
+        StateTables.peers(status, now),
         StateTables.health(status, now));
   }
 

@@ -144,13 +144,29 @@ final class StatusPageModel {
    * @param counts peers by the verdict of their latest probe within the cover period
    * @param suspects whom this host's evidence names: itself, a switch or a peer
    * @param membershipError why the last membership read failed; null when it did not
+   * @param pairs the last two-host run of each probe with each partner ({@code peers.collective})
    */
   record Peers(
       String summary,
       List<PeerCount> counts,
       List<PeerSuspect> suspects,
       boolean anySuspect,
-      String membershipError) {}
+      String membershipError,
+      List<PairRow> pairs,
+      boolean anyPair) {}
+
+  /**
+   * One two-host run: {@code css} {@code ok}, {@code low} (failed) or empty (skipped, nothing
+   * judged); {@code figures} the last success's summaries, with how long ago it was measured.
+   */
+  record PairRow(
+      String probe,
+      String partner,
+      String result,
+      String css,
+      String when,
+      String error,
+      String figures) {}
 
   /** {@code css}: the cell colour of a verdict with peers in it ({@code ok} or {@code low}). */
   record PeerCount(String verdict, int peers, String css) {}

@@ -147,6 +147,23 @@ public final class ResultStore {
     peers = s;
   }
 
+  private java.util.function.Supplier<List<io.linkwatch.status.PairEntry>> pairs = List::of;
+
+  /** Where the two-host runs' last results are read from (their prober keeps them). */
+  public synchronized void pairs(
+      java.util.function.Supplier<List<io.linkwatch.status.PairEntry>> s) {
+    pairs = s;
+  }
+
+  /** The last two-host run of each probe with each partner; empty when there are none. */
+  public List<io.linkwatch.status.PairEntry> pairs() {
+    java.util.function.Supplier<List<io.linkwatch.status.PairEntry>> s;
+    synchronized (this) {
+      s = pairs;
+    }
+    return s.get();
+  }
+
   /** The probes between servers now; empty when none are configured. */
   public java.util.Optional<io.linkwatch.peer.PeerSnapshot> peers() {
     java.util.function.Supplier<io.linkwatch.peer.PeerSnapshot> s;

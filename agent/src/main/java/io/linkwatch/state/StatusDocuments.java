@@ -58,7 +58,7 @@ public final class StatusDocuments {
         store.podLookup().map(PodLookupEntry::of).orElse(null),
         store.findings(),
         store.probeDeviceSeconds(),
-        store.peers().map(PeerSection::of).orElse(null));
+        store.peers().map(p -> PeerSection.of(p, store.pairs())).orElse(null));
   }
 
   private static Instant instant(double epochSeconds) {

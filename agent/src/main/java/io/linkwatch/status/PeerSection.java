@@ -22,6 +22,8 @@ import java.util.Map;
  * @param paths peers by the verdict of their latest probe within the cover period, every verdict
  * @param suspects whom this host's evidence names
  * @param membershipError why the last membership read failed; null when it did not
+ * @param pairs the last two-host run of each probe with each partner this host probes ({@code
+ *     peers.collective}); empty without it
  */
 public record PeerSection(
     String source,
@@ -31,7 +33,8 @@ public record PeerSection(
     Double coverSeconds,
     Map<String, Integer> paths,
     List<Suspect> suspects,
-    String membershipError) {
+    String membershipError,
+    List<PairEntry> pairs) {
 
   /**
    * One member named.
@@ -48,9 +51,10 @@ public record PeerSection(
   public PeerSection {
     paths = paths == null ? Map.of() : java.util.Collections.unmodifiableMap(paths);
     suspects = suspects == null ? List.of() : List.copyOf(suspects);
+    pairs = pairs == null ? List.of() : List.copyOf(pairs);
   }
 
-  public static PeerSection of(PeerSnapshot s) {
+  public static PeerSection of(PeerSnapshot s, List<PairEntry> pairs) {
     Map<String, Integer> paths = new LinkedHashMap<>();
     for (PathVerdict v : PathVerdict.values()) {
       paths.put(v.id(), 0);
@@ -70,6 +74,7 @@ public record PeerSection(
         s.cover() == null ? null : s.cover().toMillis() / 1e3,
         paths,
         suspects,
-        s.membershipError());
+        s.membershipError(),
+        pairs);
   }
 }

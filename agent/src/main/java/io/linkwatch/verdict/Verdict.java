@@ -507,6 +507,19 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
         notes.add((s.kind().equals("tor") ? "switch " : "peer ") + s.host() + ": " + s.evidence());
       }
     }
+    // A failed two-host run is a note: one pair alone cannot tell its two ends apart (the fleet's
+    // alerts name a host when two or more of its pairs fail).
+    for (io.linkwatch.status.PairEntry e : p.pairs()) {
+      if (Boolean.FALSE.equals(e.ok())) {
+        notes.add(
+            e.probe()
+                + " with "
+                + e.dstHost()
+                + ": last run "
+                + e.result()
+                + (e.error().isEmpty() ? "" : " (" + e.error() + ")"));
+      }
+    }
   }
 
   /**

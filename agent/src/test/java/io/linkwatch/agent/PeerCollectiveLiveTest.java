@@ -36,9 +36,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * <ul>
  *   <li>Every one of the six pairs has a figure within one cover period (three rounds), from its
  *       prober, labelled by both ends; and a point-to-point figure each way.
- *   <li>A {@code tc tbf} limit on host 1's veth (both ways) lowers exactly host 1's three pairs,
- *       (each way, in the point to point), and a real Prometheus with the shipped rules fires
- *       LinkwatchPeerAllreduceSlow for host 1 only.
+ *   <li>A {@code tc tbf} limit on what host 1 sends lowers exactly host 1's three pairs' allreduce,
+ *       and their point to point from host 1 but not into it; a real Prometheus with the shipped
+ *       rules fires LinkwatchPeerAllreduceSlow for host 1 only, and LinkwatchPeerP2pOneWaySlow for
+ *       directions from host 1 only.
  *   <li>A job on host 2's device: its pairs are {@code skipped_device_busy}, not failed, and their
  *       figures stay what they were.
  *   <li>A {@code corrupt} fault on host 3's allreduce: its pairs fail with the data mismatch.
@@ -46,7 +47,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       fails naming the HCCL call it was in, and leaves no worker behind.
  * </ul>
  *
- * Needs root (namespaces, veth, tc): skipped elsewhere; CI runs as root.
+ * The sim models the host link at 100 MB/s here (the A3 profile with its {@code peer_link} line at
+ * 0.1 GB/s, {@link #PEER_LINK}): the veth's own TCP figures at 1 MiB swing by 3 to 10 times between
+ * runs on a loaded two-core machine, noise no alert should read (the one-way alert fired on it),
+ * where real ports hold steady. The model bounds each transfer's time from below, which holds the
+ * healthy figures near 100 MB/s; a 40 Mbit/s limit (5 MB/s) still rules where it applies.
+ *
+ * <p>Needs root (namespaces, veth, tc): skipped elsewhere; CI runs as root.
  */
 @Execution(ExecutionMode.CONCURRENT)
 @Order(6)
@@ -55,8 +62,20 @@ class PeerCollectiveLiveTest {
   private static final int PORT = 10187;
   private static final int EVERY = 12;
   private static final String LARGE = String.valueOf(1L << 20);
+  private static final String PEER_LINK = "peer_link bandwidth 0.1GB/s latency 50us";
   private static final Pattern FIGURE = figure("linkwatch_peer_allreduce_bus_bandwidth");
   private static final Pattern ONE_WAY = figure("linkwatch_peer_p2p_bandwidth");
+  private static final Pattern ALLREDUCE_RUN = lastRun("peer_allreduce");
+  private static final Pattern P2P_RUN = lastRun("peer_p2p");
+
+  /** When each pair's last run of {@code probe} ended: dst_host, src_host, epoch seconds. */
+  private static Pattern lastRun(String probe) {
+    return Pattern.compile(
+        "linkwatch_"
+            + probe
+            + "_last_run_timestamp_seconds\\{dst_host=\"([^\"]+)\",src_host=\"([^\"]+)\"\\}"
+            + " (\\S+)");
+  }
 
   /** The large size's series of {@code family}: dst_host, src_host, value. */
   private static Pattern figure(String family) {
@@ -97,7 +116,7 @@ class PeerCollectiveLiveTest {
         PrometheusServer.startHttpSd(dir, "http://" + member(0) + "/api/v1/peers", "2s", rules)) {
       // Healthy: every pair measured within a cover (two allowed: the agents start apart).
       Map<String, Double> healthy =
-          awaitFigures(FIGURE, 6, cover.multipliedBy(3), Map.of(), f -> true);
+          awaitFigures(FIGURE, ALLREDUCE_RUN, 6, cover.multipliedBy(3), 0, f -> true);
       assertThat(healthy.keySet())
           .as("every pair, from the member whose name sorts first")
           .containsExactlyInAnyOrder(
@@ -106,43 +125,87 @@ class PeerCollectiveLiveTest {
       System.out.println("peer_allreduce 1 MiB bus bandwidth, healthy: " + healthy);
       // The point to point after it, under a lease of its own: both directions of every pair.
       Map<String, Double> healthyP2p =
-          awaitFigures(ONE_WAY, 12, cover.multipliedBy(2), Map.of(), f -> true);
+          awaitFigures(ONE_WAY, P2P_RUN, 6, cover.multipliedBy(2), 0, f -> true);
       assertThat(healthyP2p.keySet()).hasSize(12).contains(pair(0, 1), pair(1, 0));
       System.out.println("peer_p2p 1 MiB one way, healthy: " + healthyP2p);
+      // Host 0 sorts first, so it probes all three of its partners: its status shows both probes'
+      // last run with each.
+      JsonNode pairs =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(agents.get(0).get("/api/v1/status").body())
+              .get("peers")
+              .get("pairs");
+      List<String> runs = new ArrayList<>();
+      pairs.forEach(
+          p ->
+              runs.add(
+                  p.get("probe").asText()
+                      + " "
+                      + p.get("dst_host").asText()
+                      + " "
+                      + p.get("figures").size()));
+      assertThat(runs)
+          .as(pairs.toString())
+          .containsExactlyInAnyOrder(
+              "peer_allreduce " + member(1) + " 4",
+              "peer_allreduce " + member(2) + " 4",
+              "peer_allreduce " + member(3) + " 4",
+              "peer_p2p " + member(1) + " 6",
+              "peer_p2p " + member(2) + " 6",
+              "peer_p2p " + member(3) + " 6");
 
-      // Host 1's port limited to 40 Mbit/s both ways: its three pairs drop far below, the others
-      // stay.
-      tbf(1, "40mbit");
+      // Host 1's port limited to 40 Mbit/s on its sending side: its three pairs' allreduce drops
+      // far below (every round needs host 1's bytes), the others stay.
+      tbfOut(1, "40mbit");
+      double limited = System.currentTimeMillis() / 1e3;
       Map<String, Double> slow =
           awaitFigures(
               FIGURE,
+              ALLREDUCE_RUN,
               6,
               cover.multipliedBy(3),
-              healthy,
+              limited,
               f ->
                   f.get(pair(0, 1)) < healthy.get(pair(0, 1)) / 3
                       && f.get(pair(1, 2)) < healthy.get(pair(1, 2)) / 3
                       && f.get(pair(1, 3)) < healthy.get(pair(1, 3)) / 3);
+      // The others stay far above host 1's: a loaded two-core machine moves each figure by a few
+      // times between runs, the 40 Mbit/s limit by tens of times.
+      double slowest =
+          List.of(pair(0, 1), pair(1, 2), pair(1, 3)).stream()
+              .mapToDouble(slow::get)
+              .max()
+              .orElseThrow();
       for (String p : List.of(pair(0, 2), pair(0, 3), pair(2, 3))) {
-        assertThat(slow.get(p)).as(p + " without host 1").isGreaterThan(healthy.get(p) / 3);
+        assertThat(slow.get(p)).as(p + " without host 1").isGreaterThan(5 * slowest);
       }
       System.out.println("peer_allreduce 1 MiB bus bandwidth, host 1 at 40 Mbit/s: " + slow);
-      // Each direction of host 1's pairs is slow in the point to point too.
-      List<String> viaHost1 =
-          List.of(pair(0, 1), pair(1, 0), pair(1, 2), pair(2, 1), pair(1, 3), pair(3, 1));
+      // The point to point tells the directions apart: from host 1 slow, into host 1 not.
+      List<String> fromHost1 = List.of(pair(1, 0), pair(1, 2), pair(1, 3));
+      List<String> intoHost1 = List.of(pair(0, 1), pair(2, 1), pair(3, 1));
       Map<String, Double> slowP2p =
           awaitFigures(
               ONE_WAY,
-              12,
+              P2P_RUN,
+              6,
               cover.multipliedBy(3),
-              healthyP2p,
-              f -> viaHost1.stream().allMatch(p -> f.get(p) < healthyP2p.get(p) / 3));
-      System.out.println("peer_p2p 1 MiB one way, host 1 at 40 Mbit/s: " + slowP2p);
+              limited,
+              f -> fromHost1.stream().allMatch(p -> f.get(p) < healthyP2p.get(p) / 3));
+      System.out.println("peer_p2p 1 MiB one way, host 1 sending at 40 Mbit/s: " + slowP2p);
+      double slowestOut = fromHost1.stream().mapToDouble(slowP2p::get).max().orElseThrow();
+      for (String p : intoHost1) {
+        assertThat(slowP2p.get(p)).as(p + ", into host 1").isGreaterThan(5 * slowestOut);
+      }
+      JsonNode oneWay =
+          LiveRules.awaitFiring(prometheus, "LinkwatchPeerP2pOneWaySlow", Duration.ofSeconds(90));
+      assertThat(oneWay)
+          .allSatisfy(
+              a -> assertThat(a.get("labels").get("src_host").asText()).isEqualTo(member(1)));
       JsonNode firing =
           LiveRules.awaitFiring(prometheus, "LinkwatchPeerAllreduceSlow", Duration.ofSeconds(90));
       assertThat(firing)
           .allSatisfy(a -> assertThat(a.get("labels").get("host").asText()).isEqualTo(member(1)));
-      tbf(1, null);
+      tbfOut(1, null);
 
       // A job on host 2's device 0: its pairs skip, whichever end holds the job's device.
       agents.get(2).faults("busy 0 pid 4242 util 80 memory 2147483648");
@@ -200,35 +263,53 @@ class PeerCollectiveLiveTest {
   }
 
   /**
-   * The large size's figure of every pair, once at least {@code count} pairs have one that differs
-   * from {@code before} (a new run) and {@code done} holds; the pairs as "src dst".
+   * The large size's figures of {@code family} ("src dst": a point to point has both directions of
+   * each pair) from runs that ended after {@code since} (epoch seconds), once at least {@code
+   * pairs} pairs have such a run ({@code lastRun}) and {@code done} holds. The figures alone cannot
+   * tell a new run from an old one: the sim's model gives an unlimited pair the same figure each
+   * time.
    */
   private Map<String, Double> awaitFigures(
       Pattern family,
-      int count,
+      Pattern lastRun,
+      int pairs,
       Duration timeout,
-      Map<String, Double> before,
+      double since,
       java.util.function.Predicate<Map<String, Double>> done)
       throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
-    Map<String, Double> fresh = new TreeMap<>();
     while (true) {
-      Map<String, Double> now = figures(family);
-      now.forEach(
-          (p, v) -> {
-            if (!v.equals(before.get(p))) {
-              fresh.put(p, v);
-            }
-          });
-      if (fresh.size() >= count && done.test(fresh)) {
+      java.util.Set<String> ran = new java.util.TreeSet<>();
+      figures(lastRun)
+          .forEach(
+              (p, at) -> {
+                if (at > since) {
+                  ran.add(unordered(p));
+                }
+              });
+      Map<String, Double> fresh = new TreeMap<>();
+      figures(family)
+          .forEach(
+              (p, v) -> {
+                if (ran.contains(unordered(p))) {
+                  fresh.put(p, v);
+                }
+              });
+      if (ran.size() >= pairs && done.test(fresh)) {
         return fresh;
       }
       if (System.nanoTime() > end) {
         throw new AssertionError(
-            "pairs with a new figure: " + fresh + "\nbefore: " + before + "\nnow: " + now);
+            "pairs run since " + since + ": " + ran + "\ntheir figures: " + fresh);
       }
       Thread.sleep(1000);
     }
+  }
+
+  /** "a b" of "src dst" in either order. */
+  private static String unordered(String pair) {
+    String[] ends = pair.split(" ");
+    return ends[0].compareTo(ends[1]) < 0 ? pair : ends[1] + " " + ends[0];
   }
 
   private Map<String, Double> figures(Pattern family) throws Exception {
@@ -320,6 +401,17 @@ class PeerCollectiveLiveTest {
     return false;
   }
 
+  /** A {@code rate} limit on what host {@code i} sends (its end of the veth); null: none. */
+  private void tbfOut(int i, String rate) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of("tc", "qdisc", rate != null ? "replace" : "del", "dev", "eth0", "root"));
+    if (rate != null) {
+      cmd.addAll(List.of("tbf", "rate", rate, "burst", "64kbit", "latency", "400ms"));
+    }
+    hosts.in(i, cmd.toArray(String[]::new));
+  }
+
   /**
    * A {@code rate} limit (e.g. {@code 40mbit}) on both ends of host {@code i}'s veth; null: none.
    */
@@ -353,6 +445,10 @@ class PeerCollectiveLiveTest {
             + EVERY
             + "s\n    deadline: 10s\n    sizes: [1KiB, 1MiB]\n    warmup: 1\n    iterations: 3\n"
             + "probes:\n  topology: {enabled: false}\n";
+    Path a3 = Path.of("..", "native", "profiles", "atlas-800t-a3.profile");
+    String profile = Files.readString(a3).replaceAll("(?m)^peer_link .*$", PEER_LINK);
+    assertThat(profile).as(a3 + " has a peer_link line").contains(PEER_LINK);
+    Path profileFile = Files.writeString(dir.resolve("a3-slow-peer-link.profile"), profile);
     ExecutorService pool = Executors.newFixedThreadPool(HOSTS);
     List<Future<AgentProcess>> starting = new ArrayList<>();
     for (int i = 0; i < HOSTS; i++) {
@@ -362,12 +458,23 @@ class PeerCollectiveLiveTest {
           pool.submit(
               () ->
                   AgentProcess.startWrapped(
-                      home, hosts.exec(host), member(host), AgentProcess.onlyProbes(config))));
+                      home,
+                      withProfile(hosts.exec(host), profileFile),
+                      member(host),
+                      AgentProcess.onlyProbes(config))));
     }
     pool.shutdown();
     for (Future<AgentProcess> f : starting) {
       agents.add(f.get(120, TimeUnit.SECONDS));
     }
+  }
+
+  /** {@code wrapper} then {@code env LINKWATCH_SIM_PROFILE=...}: env execs the agent in turn. */
+  private static List<String> withProfile(List<String> wrapper, Path profile) {
+    List<String> out = new ArrayList<>(wrapper);
+    out.add("env");
+    out.add("LINKWATCH_SIM_PROFILE=" + profile);
+    return out;
   }
 
   @AfterEach

@@ -69,7 +69,32 @@ class StatusPageTest {
                     null,
                     "unreachable",
                     "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered")),
-            null);
+            null,
+            List.of(
+                new io.linkwatch.status.PairEntry(
+                    "peer_p2p",
+                    "n-01:10187",
+                    "n-02:10187",
+                    "success",
+                    "",
+                    clock.instant().minusSeconds(90),
+                    true,
+                    clock.instant().minusSeconds(90),
+                    List.of(
+                        new io.linkwatch.probe.result.PeerP2pBandwidth(
+                            0, 1, false, 64L << 20, 2.3e10, 2.9e-3, 3.1e-3, 10))),
+                new io.linkwatch.status.PairEntry(
+                    "peer_allreduce",
+                    "n-01:10187",
+                    "n-03:10187",
+                    "error",
+                    "on n-03:10187: HcclAllReduce returned 13: tcp transfer fail",
+                    clock.instant().minusSeconds(30),
+                    false,
+                    clock.instant().minusSeconds(1830),
+                    List.of(
+                        new io.linkwatch.probe.collective.AllreduceBusBandwidth(
+                            "0", 64L << 20, 2.1e10, 2.1e10)))));
     String page =
         new StatusPage(Expectations.of(List.of()))
             .render(
@@ -87,7 +112,15 @@ class StatusPageTest {
             "<tr data-kind=\"switch\"><td>switch<td>rack-07<td><td class=\"cell low\">unreachable"
                 + "<td>all 3 peers under it failed (unreachable) while 4 peers elsewhere"
                 + " answered</tr>")
-        .doesNotContain("This host's probes name nobody");
+        .doesNotContain("This host's probes name nobody")
+        .contains(
+            "<tr data-probe=\"peer_p2p\" data-partner=\"n-02:10187\"><td>peer_p2p<td>n-02:10187"
+                + "<td class=\"cell ok\">success<td>90 s ago<td>rank 0-&gt;1 64MiB 23.0GB/s<td></tr>")
+        .contains(
+            "<tr data-probe=\"peer_allreduce\" data-partner=\"n-03:10187\"><td>peer_allreduce"
+                + "<td>n-03:10187<td class=\"cell low\">error<td>30 s ago<td>measured 30 min"
+                + " ago: 0 64MiB busbw 21.0GB/s algbw 21.0GB/s<td>on n-03:10187: HcclAllReduce"
+                + " returned 13: tcp transfer fail</tr>");
   }
 
   /** The p2p cell 0->1: its state, its title and the series its chart is drawn from. */

@@ -77,6 +77,7 @@ class JsonSchemaTest {
                 Instant.parse("2026-12-04T01:00:00Z"),
                 2)));
     store.peers(io.linkwatch.testing.PeerFixture::snapshot);
+    store.pairs(() -> io.linkwatch.testing.PairRunsFixture.results().entries());
     return store;
   }
 
@@ -111,6 +112,8 @@ class JsonSchemaTest {
                   HttpResponse.BodyHandlers.ofString())
               .body();
       assertThat(new JsonObject(status).getJsonArray("findings")).hasSize(1);
+      // the two-host runs: node-01's pairs with node-02 (both probes) and node-03 (skipped)
+      assertThat(new JsonObject(status).getJsonObject("peers").getJsonArray("pairs")).hasSize(3);
       // the procfs fixture's four adapter ports, and the golden fixture's NPU port
       assertThat(new JsonObject(status).getJsonObject("passive").getJsonArray("nic_ports"))
           .hasSize(5);

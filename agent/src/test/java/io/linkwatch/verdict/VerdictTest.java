@@ -75,15 +75,23 @@ class VerdictTest {
                "verdict": "unreachable",
                "evidence": "unreachable from here while 4 other peers answered"},
               {"kind": "tor", "host": "rack-07", "nic": null, "verdict": "unreachable",
-               "evidence": "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered"}]}
+               "evidence": "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered"}],
+             "pairs": [{"probe": "peer_allreduce", "src_host": "n-01:10187", "dst_host": "n-02:10187",
+               "result": "error", "error": "on n-02:10187: HcclAllReduce returned 9: timeout",
+               "last_run": "2026-12-04T01:00:00Z", "ok": false, "figures_at": null, "figures": []},
+              {"probe": "peer_p2p", "src_host": "n-01:10187", "dst_host": "n-02:10187",
+               "result": "skipped_peer", "error": "a probe of this host holds the devices",
+               "last_run": "2026-12-04T01:00:00Z", "ok": null, "figures_at": null, "figures": []}]}
             """));
     Verdict v = judge(status);
-    assertThat(v.state()).isEqualTo(State.OK);
+    assertThat(v.state()).as("one failing pair cannot tell its ends apart").isEqualTo(State.OK);
     assertThat(v.notes())
         .containsExactly(
             "peer n-05:10187: unreachable from here while 4 other peers answered",
             "switch rack-07: all 3 peers under it failed (unreachable) while 4 peers elsewhere"
-                + " answered");
+                + " answered",
+            "peer_allreduce with n-02:10187: last run error (on n-02:10187: HcclAllReduce returned"
+                + " 9: timeout)");
 
     status
         .getAsJsonObject("peers")

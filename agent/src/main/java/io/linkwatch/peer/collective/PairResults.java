@@ -117,6 +117,24 @@ public final class PairResults {
     version.incrementAndGet();
   }
 
+  /** As {@link #pairs()}, for the status document. */
+  public List<io.linkwatch.status.PairEntry> entries() {
+    return pairs().stream()
+        .map(
+            p ->
+                new io.linkwatch.status.PairEntry(
+                    p.probe(),
+                    p.src(),
+                    p.dst(),
+                    p.result(),
+                    p.error(),
+                    p.at(),
+                    p.ok(),
+                    p.figuresAt(),
+                    p.figures()))
+        .toList();
+  }
+
   /** Every probe and partner this host probed, by probe then partner. */
   public synchronized List<Pair> pairs() {
     return List.copyOf(pairs.values());

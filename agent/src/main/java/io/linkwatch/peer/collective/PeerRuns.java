@@ -65,6 +65,8 @@ public final class PeerRuns implements AutoCloseable {
               return t;
             });
     this.results = new PairResults(clock);
+    // The status document shows each pair's last run from here.
+    store.pairs(results::entries);
     this.desk =
         new LeaseDesk(
             config.peers().collective(),
