@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * headers on every path, and slow or surplus connections are closed ({@link ConnectionGuard}).
  */
 public final class HttpApi implements AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HttpApi.class);
+
   /**
    * How old a served exposition may be when no probe result changed: the agent's own process and
    * JVM figures move on their own, a second is nothing next to any scrape interval.
@@ -265,12 +267,20 @@ public final class HttpApi implements AutoCloseable {
     if (asked != null && asked.matches("\\d{1,4}")) {
       refresh = Math.max(1, Math.min(3600, Integer.parseInt(asked)));
     }
-    String html =
-        page.render(
-            StatusDocuments.of(store, passive, nextFireTimes.get()),
-            history,
-            Instant.now(),
-            refresh);
+    String html;
+    try {
+      html =
+          page.render(
+              StatusDocuments.of(store, passive, nextFireTimes.get()),
+              history,
+              Instant.now(),
+              refresh);
+    } catch (RuntimeException e) {
+      // Vert.x answers 500 and says nothing of why: the agent's log does.
+      log.warn("rendering the status page failed: {}", e.toString(), e);
+      ctx.fail(e);
+      return;
+    }
     ctx.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-store")

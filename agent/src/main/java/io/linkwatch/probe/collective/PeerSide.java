@@ -26,15 +26,10 @@ final class PeerSide {
     List<Integer> devices = settings.devices();
     String target = devices.stream().map(String::valueOf).collect(Collectors.joining(","));
     long started = System.nanoTime();
-    int found = context.runtime().deviceCount();
-    for (int d : devices) {
-      if (d >= found) {
-        return ProbeRun.of(
-            probe,
-            List.of(
-                TargetResult.failure(
-                    target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
-      }
+    ProbeRun missing =
+        RankGroup.missingDevice(probe, target, devices, context.runtime().deviceCount());
+    if (missing != null) {
+      return missing;
     }
     SpreadGroup group = SpreadGroup.of(settings);
     return ProbeRun.of(

@@ -115,14 +115,9 @@ final class RankGroup {
     }
     String target = devices.stream().map(String::valueOf).collect(Collectors.joining(","));
     long started = System.nanoTime();
-    for (int d : devices) {
-      if (d >= found) {
-        return ProbeRun.of(
-            probe,
-            List.of(
-                TargetResult.failure(
-                    target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
-      }
+    ProbeRun missing = missingDevice(probe, target, devices, found);
+    if (missing != null) {
+      return missing;
     }
     if (!context.wants(target)) {
       return ProbeRun.of(probe, List.of());
@@ -139,6 +134,23 @@ final class RankGroup {
 
   private RankGroup(int ranks) {
     this.lineUp = new Phaser(ranks);
+  }
+
+  /**
+   * The run of a group that names a device this host does not have (one of {@code found}): its one
+   * target failed, saying which; null when every device is there.
+   */
+  static ProbeRun missingDevice(String probe, String target, List<Integer> devices, int found) {
+    for (int d : devices) {
+      if (d >= found) {
+        return ProbeRun.of(
+            probe,
+            List.of(
+                TargetResult.failure(
+                    target, Outcome.ERROR, "no device " + d + " (found " + found + ")", 0)));
+      }
+    }
+    return null;
   }
 
   /**
