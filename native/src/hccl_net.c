@@ -57,9 +57,9 @@ enum { M_HELLO = 1, M_REPLY = 2, M_ROUND = 3, M_VERDICT = 4, M_P2P = 5, M_P2P_AC
 #define TEXT_LEN 256
 #define HELLO_LEN 40    /* magic kind face rank session(8) nranks device pid pad */
 #define REPLY_LEN (16 + TEXT_LEN)       /* magic kind status pad text */
-#define ROUND_LEN 48    /* magic kind round(8) count(8) coll type op rank pad(8) */
-#define VERDICT_LEN (32 + TEXT_LEN)     /* magic kind round(8) bytes(8) status pad text */
-#define P2P_LEN (32 + TEXT_LEN)         /* magic kind seq(8) count(8) type status text */
+#define ROUND_LEN 48    /* magic kind round(8) count(8) coll type op rank port pad */
+#define VERDICT_LEN (32 + TEXT_LEN)     /* magic kind round(8) bytes(8) status port text */
+#define P2P_LEN (40 + TEXT_LEN)         /* magic kind seq(8) count(8) type status port pad text */
 
 static void put32(unsigned char *b, uint32_t v)
 {
@@ -479,6 +479,7 @@ struct lw_net {
     struct sockaddr_in *addr;   /* the far end of fd[k] */
     uint64_t round;             /* rounds completed */
     uint64_t *pseq;             /* point-to-point calls completed with the far end of fd[k] */
+    int device;                 /* the rank's host device: whose NPU port its bytes cross */
     HcclResult broken;          /* the failure that put the ranks out of step; 0 while sound */
     char why[512];
     atomic_flag busy;
@@ -506,6 +507,27 @@ static struct lw_net *net_new(int n, int rank)
     net->rank = rank;
     atomic_flag_clear(&net->busy);
     return net;
+}
+
+/* The NPU port of host device dev as the control file has it (`nic DEVICE
+ * down`, `nic DEVICE speed MBPS`): its speed in Mb/s, NIC_MBPS unless lowered. */
+#define NIC_MBPS 400000u
+static uint32_t port_mbps(int dev, bool *down)
+{
+    struct lw_devlinks dl;
+    lw_dev_links(dev, &dl);
+    *down = dl.nic_down;
+    return dl.nic_speed > 0 ? (uint32_t)dl.nic_speed : NIC_MBPS;
+}
+
+/* The host link's model over ports of at most mbps: the slower of the two. */
+static struct lw_path over_ports(uint32_t mbps)
+{
+    struct lw_path p = lw.prof.peer_link;
+    double port = mbps * 1e6 / 8;
+    if (port < p.bandwidth)
+        p.bandwidth = port;
+    return p;
 }
 
 void lw_net_close(struct lw_net *net)
@@ -846,11 +868,20 @@ HcclResult lw_net_init(const char *fn, const void *blob, size_t len, uint32_t n,
     memcpy(&root.sin_addr, b + 8, 4);
     memcpy(&root.sin_port, b + 12, 2);
     uint64_t session = get64(b + 16);
+    int host_dev = lw_physical(dev);
+    bool port_down;
+    port_mbps(host_dev, &port_down);
+    if (port_down) {
+        /* nothing leaves this device for other servers: its peers time out waiting for it */
+        lw_err("%s: rank %u's RoCE port (device %d) is down", fn, rank, host_dev);
+        return HCCL_E_TCP_CONNECT;
+    }
     struct lw_net *net = net_new((int)n, (int)rank);
     if (!net) {
         lw_err("%s: out of memory", fn);
         return HCCL_E_MEMORY;
     }
+    net->device = host_dev;
     HcclResult hr = rank == 0 ? root_gather(fn, net, session, timeout)
                               : leaf_join(fn, net, &root, session, dev, timeout);
     if (hr == HCCL_SUCCESS && lw_comm_add_net(net, (int)rank, (int)n, dev, out) != 0) {
@@ -903,6 +934,18 @@ static void net_break(struct lw_net *net, HcclResult code, const char *why, bool
     }
 }
 
+/* This rank's NPU port is down (the control file's `nic DEVICE down`): its
+ * call fails and the comm with it; the other ranks lose their connection to
+ * it, as they would when its link drops. */
+static HcclResult port_down(const char *fn, struct lw_net *net)
+{
+    char why[128];
+    snprintf(why, sizeof why, "rank %d's RoCE port (device %d) is down", net->rank, net->device);
+    lw_err("%s: %s", fn, why);
+    net_break(net, HCCL_E_TCP_TRANSFER, why, false);
+    return HCCL_E_TCP_TRANSFER;
+}
+
 /* The lw_err of a failure, and why later rounds fail. */
 #define FAIL_BREAK(code, tell, ...) do {                                          \
         char why_[512];                                                            \
@@ -913,6 +956,8 @@ static void net_break(struct lw_net *net, HcclResult code, const char *why, bool
         goto done;                                                                \
     } while (0)
 
+/* port: this rank's NPU port in Mb/s; path: the slowest port of the round's
+ * ranks, which rank 0 learns from the headers and tells the others. */
 struct round_args {
     int coll;
     void *send, *recv;
@@ -920,9 +965,10 @@ struct round_args {
     int type, op;
     size_t bytes, recv_bytes;
     double timeout, t0;
+    uint32_t port, path;
 };
 
-static HcclResult leaf_round(const char *fn, struct lw_net *net, const struct round_args *a)
+static HcclResult leaf_round(const char *fn, struct lw_net *net, struct round_args *a)
 {
     HcclResult hr = HCCL_SUCCESS;
     char where[64];
@@ -937,6 +983,7 @@ static HcclResult leaf_round(const char *fn, struct lw_net *net, const struct ro
     put32(h + 28, (uint32_t)a->type);
     put32(h + 32, (uint32_t)a->op);
     put32(h + 36, (uint32_t)net->rank);
+    put32(h + 40, a->port);
     int x = run_one(fd, true, h, sizeof h, INFINITY, a->timeout, true, &err);
     if (x == XF_DONE)
         x = run_one(fd, true, a->send, a->bytes, INFINITY, a->timeout, true, &err);
@@ -973,6 +1020,7 @@ static HcclResult leaf_round(const char *fn, struct lw_net *net, const struct ro
         }
         FAIL_BREAK(status, false, "rank %d: %s", net->rank, text);
     }
+    a->path = get32(v + 28) ? get32(v + 28) : a->port;
     if (cut_short || get64(v + 16) != a->recv_bytes)
         FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d is out of step with rank 0 (%s): %llu result bytes, "
                    "want %zu", net->rank, where, (unsigned long long)get64(v + 16), a->recv_bytes);
@@ -991,7 +1039,7 @@ done:
     return hr;
 }
 
-static HcclResult root_round(const char *fn, struct lw_net *net, const struct round_args *a)
+static HcclResult root_round(const char *fn, struct lw_net *net, struct round_args *a)
 {
     HcclResult hr = HCCL_SUCCESS;
     int n = net->n, m = n - 1, which = 0, err = 0;
@@ -1027,8 +1075,12 @@ static HcclResult root_round(const char *fn, struct lw_net *net, const struct ro
 
     /* do they agree with rank 0?  Each rank's data is read to its end whatever
      * the answer, so the ranks stay in step for the next round. */
+    a->path = a->port;
     for (int k = 1; k < n; k++) {
         const unsigned char *h = hdr + (size_t)(k - 1) * ROUND_LEN;
+        uint32_t port = get32(h + 40);
+        if (port && port < a->path)
+            a->path = port;
         uint64_t count = get64(h + 16);
         int coll = (int)get32(h + 24), type = (int)get32(h + 28), op = (int)get32(h + 32);
         size_t es = lw_dtype_size(type);
@@ -1094,6 +1146,7 @@ static HcclResult root_round(const char *fn, struct lw_net *net, const struct ro
         put64(vk + 8, net->round);
         put64(vk + 16, verdict ? 0 : a->recv_bytes);
         put32(vk + 24, (uint32_t)verdict);
+        put32(vk + 28, a->path);
         put_text(vk + 32, text);
         x[k - 1] = (struct xfer){ net->fd[k], true, vk, VERDICT_LEN, 0, false };
     }
@@ -1142,12 +1195,18 @@ HcclResult lw_net_collective(const char *fn, int coll, struct lw_net *net, void 
         hr = net->broken;
         goto out;
     }
+    bool down;
+    uint32_t port = port_mbps(net->device, &down);
+    if (down) {
+        hr = port_down(fn, net);
+        goto out;
+    }
     lw_lock();
     double clock0 = s->clock;
     lw_unlock();
     size_t bytes = (size_t)count * lw_dtype_size(type);
     struct round_args a = { coll, send, recv, count, type, op, bytes,
-                            coll == LW_ALLGATHER ? bytes * (size_t)net->n : bytes, timeout, t0 };
+                            coll == LW_ALLGATHER ? bytes * (size_t)net->n : bytes, timeout, t0, port, port };
     hr = net->rank == 0 ? root_round(fn, net, &a) : leaf_round(fn, net, &a);
     if (hr != HCCL_SUCCESS)
         goto out;
@@ -1155,18 +1214,21 @@ HcclResult lw_net_collective(const char *fn, int coll, struct lw_net *net, void 
      * so a corrupt rule on one host spoils only that host's results. */
     if (lw_fault_corrupt(fn))
         lw_corrupt_bytes(recv, a.recv_bytes);
+    /* What a ring moves per rank, each way: allreduce 2(n-1)/n of the
+     * message, allgather (n-1)/n of the gathered total; through this rank's
+     * NPU port, so its counters show it. */
+    int n = net->n;
+    double moved = n < 2 ? 0
+                 : coll == LW_ALLREDUCE ? (double)bytes * 2.0 * (n - 1) / n
+                                        : (double)a.recv_bytes * (n - 1) / n;
+    lw_links_nic_traffic(net->device, moved, moved);
     lw_lock();
     lw_device_written();   /* and a copy that started meanwhile is not a repeat */
     if (!lw.prof.passthrough && lw.initialized) {
         /* The wall time is real (the network, a tc rate limit, the other
-         * ranks' lateness); the model bounds it from below with what a ring
-         * over the host link moves per rank: allreduce 2(n-1)/n of the
-         * message, allgather (n-1)/n of the gathered total. */
-        int n = net->n;
-        double moved = n < 2 ? 0
-                     : coll == LW_ALLREDUCE ? (double)bytes * 2.0 * (n - 1) / n
-                                            : (double)a.recv_bytes * (n - 1) / n;
-        double model = lw_path_seconds(lw.prof.peer_link, moved);
+         * ranks' lateness); the model bounds it from below: the host link,
+         * or the slowest NPU port of the round's ranks where that is slower. */
+        double model = lw_path_seconds(over_ports(a.path), moved);
         s->clock = clock0 + fmax(lw_now() - t0, model);
     }
     lw_unlock();
@@ -1191,7 +1253,7 @@ static const char *p2p_name(int face, bool send)
 }
 
 static void p2p_message(unsigned char *m, uint32_t kind, uint64_t seq, uint64_t count, int type,
-                        HcclResult status, const char *text)
+                        HcclResult status, uint32_t port, const char *text)
 {
     memset(m, 0, P2P_LEN);
     put32(m, WIRE_MAGIC);
@@ -1200,7 +1262,8 @@ static void p2p_message(unsigned char *m, uint32_t kind, uint64_t seq, uint64_t 
     put64(m + 16, count);
     put32(m + 24, (uint32_t)type);
     put32(m + 28, (uint32_t)status);
-    put_text(m + 32, text);
+    put32(m + 32, port);
+    put_text(m + 40, text);
 }
 
 HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_item *items, int n,
@@ -1237,6 +1300,12 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
         hr = HCCL_E_NOT_SUPPORT;
         goto out;
     }
+    bool down;
+    uint32_t port = port_mbps(net->device, &down), path = port;
+    if (down) {
+        hr = port_down(fn, net);
+        goto out;
+    }
     int slot = net->rank == 0 ? peer : 0, fd = net->fd[slot], err = 0, which = 0, x;
     char where[64], text[TEXT_LEN] = "";
     addr_text(&net->addr[slot], where, sizeof where);
@@ -1249,7 +1318,7 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
     lw_unlock();
 
     if (snd) {
-        p2p_message(m, M_P2P, seq, snd->count, snd->type, HCCL_SUCCESS, "");
+        p2p_message(m, M_P2P, seq, snd->count, snd->type, HCCL_SUCCESS, port, "");
         x = run_one(fd, true, m, sizeof m, INFINITY, timeout, false, &err);
         if (x == XF_FAIL)
             FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d lost its connection to rank %d (%s): %s", net->rank,
@@ -1274,6 +1343,8 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
             FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d is out of step with rank %d (%s) (%s %llu)",
                        net->rank, peer, where, fn, (unsigned long long)seq);
         rbytes = (size_t)count * es;
+        if (get32(m + 32) && get32(m + 32) < path)
+            path = get32(m + 32);
         if (count != rcv->count || type != rcv->type) {
             snprintf(text, sizeof text, "rank %d sent count %llu type %d but rank %d receives count %llu type %d",
                      peer, (unsigned long long)count, type, net->rank, (unsigned long long)rcv->count,
@@ -1307,7 +1378,7 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
     }
 
     if (rcv) {
-        p2p_message(m, M_P2P_ACK, seq, rcv->count, rcv->type, verdict, text);
+        p2p_message(m, M_P2P_ACK, seq, rcv->count, rcv->type, verdict, port, text);
         x = run_one(fd, true, m, sizeof m, INFINITY, timeout, false, &err);
         if (x != XF_DONE)
             FAIL_BREAK(x == XF_TIMEOUT ? HCCL_E_TIMEOUT : HCCL_E_TCP_TRANSFER, false,
@@ -1332,8 +1403,10 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
             FAIL_BREAK(HCCL_E_TCP_TRANSFER, false, "rank %d is out of step with rank %d (%s) (%s %llu)",
                        net->rank, peer, where, fn, (unsigned long long)seq);
         HcclResult status = (HcclResult)get32(m + 28);
+        if (get32(m + 32) && get32(m + 32) < path)
+            path = get32(m + 32);
         if (status != HCCL_SUCCESS && verdict == HCCL_SUCCESS) {
-            get_text(m + 32, text);
+            get_text(m + 40, text);
             verdict = status;
         }
     }
@@ -1347,11 +1420,13 @@ HcclResult lw_net_p2p(const char *fn, struct lw_net *net, const struct lw_p2p_it
      * (a corrupt rule on the receive, HcclRecv or ncclRecv, covers a batch's too) */
     if (rcv && (lw_fault_corrupt(fn) || lw_fault_corrupt(p2p_name(net->face, false))))
         lw_corrupt_bytes(rcv->buf, rbytes);
+    lw_links_nic_traffic(net->device, (double)sbytes, (double)rbytes);
     lw_lock();
     lw_device_written();
     if (!lw.prof.passthrough && lw.initialized) {
-        /* the wire's time, bounded below by the model's: each direction moves its own bytes */
-        double model = lw_path_seconds(lw.prof.peer_link, (double)(sbytes > rbytes ? sbytes : rbytes));
+        /* the wire's time, bounded below by the model's (the host link, or the
+         * slower of the two NPU ports): each direction moves its own bytes */
+        double model = lw_path_seconds(over_ports(path), (double)(sbytes > rbytes ? sbytes : rbytes));
         s->clock = clock0 + fmax(lw_now() - t0, model);
     }
     lw_unlock();

@@ -266,6 +266,10 @@ void lw_links_copy_traffic(int face, int src, int dst, uint64_t bytes);
 /* A collective's traffic: each of the n ranks (host devices) sent and received
  * `bytes` over its links to the other ranks. */
 void lw_links_collective_traffic(int face, const int *devs, int n, double bytes);
+/* Bytes host device dev's NPU port sent and received to other servers (a
+ * two-host collective's or point to point's): its octet and packet counters,
+ * while the port is up. */
+void lw_links_nic_traffic(int dev, double tx, double rx);
 /* The share of a link's bandwidth a copy between two host devices gets from
  * lane and link faults (1 when all is well). */
 double lw_links_copy_factor(int face, int src, int dst);

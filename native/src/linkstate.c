@@ -620,6 +620,25 @@ void lw_links_collective_traffic(int face, const int *devs, int n, double bytes)
     pthread_mutex_unlock(&ml);
 }
 
+void lw_links_nic_traffic(int dev, double tx, double rx)
+{
+    if (dev < 0 || dev >= LS_DEVS || !(tx > 0 || rx > 0))
+        return;
+    pthread_mutex_lock(&ml);
+    struct ls_file *f = ensure_map();
+    double mtime;
+    int n = rules_now(&mtime);
+    struct lw_devlinks dl;
+    devlinks_of(rules_buf, n, dev, &dl);
+    if (!dl.nic_down) {
+        add(f, dev, LW_C_NIC_TX_OCT, (uint64_t)llround(tx));
+        add(f, dev, LW_C_NIC_RX_OCT, (uint64_t)llround(rx));
+        add(f, dev, LW_C_NIC_TX_PKT, (uint64_t)ceil(tx / NIC_PACKET_BYTES));
+        add(f, dev, LW_C_NIC_RX_PKT, (uint64_t)ceil(rx / NIC_PACKET_BYTES));
+    }
+    pthread_mutex_unlock(&ml);
+}
+
 static bool alive(pid_t pid)
 {
     return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);

@@ -14,7 +14,7 @@ static char dir[256];
     X(test_fault_corrupt) X(test_busy_dcmi) X(test_busy_memory_and_contention) X(test_busy_paced_sharing) X(test_profile_errors) X(test_profiles_shipped) \
     X(test_hccl_reduce) X(test_hccl_model) X(test_hccl_allgather) X(test_hccl_errors) X(test_hccl_timeout) \
     X(test_peer_two_procs) X(test_peer_four_ranks) X(test_peer_large_and_model) X(test_peer_lost) \
-    X(test_peer_timeouts) X(test_peer_corrupt) X(test_peer_errors) X(test_peer_no_leaks) X(test_peer_nccl) X(test_peer_p2p) X(test_peer_p2p_model) X(test_peer_p2p_errors) \
+    X(test_peer_timeouts) X(test_peer_corrupt) X(test_peer_errors) X(test_peer_no_leaks) X(test_peer_nccl) X(test_peer_p2p) X(test_peer_p2p_model) X(test_peer_p2p_errors) X(test_peer_ports) \
     X(test_reduce_exhaustive) X(test_reduce_in_place) X(test_reduce_split) \
     X(test_visible_devices) X(test_visible_parsing) X(test_p2p_policy) \
     X(test_cuda_init_devices) X(test_cuda_copies) X(test_cuda_model) X(test_cuda_nvml) X(test_cuda_nccl) \

@@ -76,6 +76,7 @@ struct job {
     uint64_t count, then_count;
     bool gather;
     double die_after;           /* > 0: SIGKILL this process that long after joining */
+    bool port_down_after_init;  /* this process's control file takes device 0's NPU port down */
     int init_rc, rc, rc2;
     bool ok, ok2;               /* every element as expected */
     float ms;                   /* the first collective, between two events */
@@ -189,6 +190,8 @@ static void *worker(void *arg)
         usleep((useconds_t)(j->die_after * 1e6));
         kill(getpid(), SIGKILL);
     }
+    if (j->port_down_after_init)
+        write_file(tmp_path("control-child"), "nic 0 down\n");
     uint64_t most = j->count > j->then_count ? j->count : j->then_count;
     size_t es = esize(j->type), bytes = most * es;
     void *send = NULL, *recv = NULL;
@@ -785,6 +788,89 @@ void test_peer_p2p_errors(void)
     CHECK_RC(HcclCommDestroy(c[0]), 0);
     CHECK_RC(HcclCommDestroy(c[1]), 0);
     CHECK_RC(aclrtFree(buf), 0);
+    default_timeouts();
+}
+
+/* ---- the NPU ports of the control file (`nic DEVICE speed|down`) ---- */
+
+static void child_slow_port(int proc)
+{
+    (void)proc;
+    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
+    write_file(tmp_path("control-child"), "nic 0 speed 100\n");
+}
+
+static void child_port_down(int proc)
+{
+    (void)proc;
+    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
+    write_file(tmp_path("control-child"), "nic 0 down\n");
+}
+
+static void verify_port_down(struct job *j, int proc)
+{
+    if (proc == 0) {
+        CHECK_RC(j->init_rc, HCCL_E_TIMEOUT);   /* rank 1 never came */
+    } else {
+        CHECK_RC(j->init_rc, HCCL_E_TCP_CONNECT);
+        CHECK(strstr(j->msg, "rank 1's RoCE port (device 0) is down") != NULL);
+    }
+}
+
+static void down_after_init(struct job *j, int proc)
+{
+    j->port_down_after_init = proc == 1;
+}
+
+static void verify_port_down_mid(struct job *j, int proc)
+{
+    CHECK_RC(j->init_rc, 0);
+    CHECK_RC(j->rc, HCCL_E_TCP_TRANSFER);
+    const char *want = proc == 1 ? "rank 1's RoCE port (device 0) is down" : "lost its connection to rank 1";
+    if (!strstr(j->msg, want))
+        fprintf(stderr, "  process %d: %s\n", proc, j->msg);
+    CHECK(strstr(j->msg, want) != NULL);
+    CHECK_RC(j->rc2, HCCL_E_TCP_TRANSFER);
+}
+
+/* A port the control file slows bounds both sides' figures (the slower port of
+ * the pair, learned from the other side's messages); one it takes down fails
+ * its rank's calls and its peers lose it; the port's counters count the bytes. */
+void test_peer_ports(void)
+{
+    short_timeouts("5", "2");
+    CHECK_RC(use_profile("device 0 memory 1GiB\ndevice 1 memory 1GiB\n"
+                         "peer_link bandwidth 25GB/s latency 10us\n"), 0);
+    CHECK_RC(dcmi_init(), 0);
+    struct dcmi_network_pkt_stats_info a, b;
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 0, 0, &a), 0);
+    struct job mine[1];
+    struct plan p = { .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_FP16, .count = 64 * 1024,
+                      .then_count = 64 * 1024, .p2p = P2P_BOTH, .child_setup = child_slow_port };
+    run_plan(&p, mine);
+    double slow = 10e-6 + 128.0 * 1024 / 12.5e6;   /* 100 Mb/s */
+    fprintf(stderr, "  batch send/recv 128KiB each way, the peer's port at 100 Mb/s: events %.2f ms (model %.2f)\n",
+            mine[0].ms, slow * 1e3);
+    CHECK_NEAR(mine[0].ms * 1e-3, slow, 0.05);
+    CHECK(mine[0].ok2);
+    CHECK_RC(dcmi_get_netdev_pkt_stats_info(0, 0, 0, &b), 0);
+    double tx = (double)(b.nic_tx_all_oct_num - a.nic_tx_all_oct_num);
+    double rx = (double)(b.nic_rx_all_oct_num - a.nic_rx_all_oct_num);
+    fprintf(stderr, "  device 0's port counted %.0f bytes out, %.0f in (2 x 128 KiB each way)\n", tx, rx);
+    CHECK_NEAR(tx, 2.0 * 128 * 1024, 0.001);
+    CHECK_NEAR(rx, 2.0 * 128 * 1024, 0.001);
+    p.p2p = P2P_NONE;   /* an allreduce over the same ports */
+    run_plan(&p, mine);
+    CHECK_NEAR(mine[0].ms * 1e-3, slow, 0.05);
+
+    p = (struct plan){ .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_INT32, .count = 100,
+                       .child_setup = child_port_down, .verify = verify_port_down };
+    run_plan(&p, NULL);
+    p = (struct plan){ .procs = 2, .per = 1, .type = HCCL_DATA_TYPE_INT32, .count = 100, .then_count = 100,
+                       .p2p = P2P_BOTH, .child_setup = child_clean, .tweak = down_after_init,
+                       .verify = verify_port_down_mid };
+    run_plan(&p, NULL);
+    CHECK_RC(use_profile(NULL), 0);
     default_timeouts();
 }
 
