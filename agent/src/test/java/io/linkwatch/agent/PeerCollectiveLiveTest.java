@@ -44,7 +44,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       figures stay what they were.
  *   <li>A {@code corrupt} fault on host 3's allreduce: its pairs fail with the data mismatch.
  *   <li>Host 0 dies (every process in its namespace killed) in the middle of a run: the peer's side
- *       fails naming the HCCL call it was in, and leaves no worker behind.
+ *       fails naming the HCCL call it was in, and leaves no worker behind. Then host 3 dies in the
+ *       middle of a run it lent its device to: the prober's side does the same.
  * </ul>
  *
  * The sim models the host link at 100 MB/s here (the A3 profile with its {@code peer_link} line at
@@ -110,11 +111,12 @@ class PeerCollectiveLiveTest {
         "network namespaces need root (CI runs as root)");
     hosts.make(HOSTS);
     startAgents();
+    long up = System.nanoTime();
     Path rules = LiveRules.write(dir, "--for", "10s");
     Duration cover = Duration.ofSeconds(3L * EVERY);
     try (PrometheusServer prometheus =
         PrometheusServer.startHttpSd(dir, "http://" + member(0) + "/api/v1/peers", "2s", rules)) {
-      // Healthy: every pair measured within a cover (two allowed: the agents start apart).
+      // Healthy: every pair measured within a cover of the last agent's start.
       Map<String, Double> healthy =
           awaitFigures(FIGURE, ALLREDUCE_RUN, 6, cover.multipliedBy(3), 0, f -> true);
       assertThat(healthy.keySet())
@@ -122,7 +124,18 @@ class PeerCollectiveLiveTest {
           .containsExactlyInAnyOrder(
               pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3));
       assertThat(healthy.values()).allSatisfy(v -> assertThat(v).isPositive());
-      System.out.println("peer_allreduce 1 MiB bus bandwidth, healthy: " + healthy);
+      long firstCover = (System.nanoTime() - up) / 1_000_000_000;
+      System.out.println(
+          "peer_allreduce 1 MiB bus bandwidth, healthy, every pair "
+              + firstCover
+              + " s after the last agent started (a cover: "
+              + cover.toSeconds()
+              + " s): "
+              + healthy);
+      // One cover: three whole rounds after the round in which the last agent started.
+      assertThat(firstCover)
+          .as("seconds until every pair had a figure")
+          .isLessThanOrEqualTo(cover.toSeconds() + EVERY);
       // The point to point after it, under a lease of its own: both directions of every pair.
       Map<String, Double> healthyP2p =
           awaitFigures(ONE_WAY, P2P_RUN, 6, cover.multipliedBy(2), 0, f -> true);
@@ -254,7 +267,47 @@ class PeerCollectiveLiveTest {
           .containsPattern("Hccl(AllReduce|CommInitRootInfo|Send|Recv|BatchSendRecv)");
       System.out.println("host " + peer + " after host 0 died: " + failed);
       assertThat(hosts.pids(peer)).as("host " + peer + " keeps only its agent").hasSize(1);
+
+      // Host 3 (the responder of each of its pairs: its name sorts last) dies in the middle of a
+      // run: the prober's side fails naming the call, and no worker is left on the prober.
+      tbf(3, "10mbit");
+      int prober = awaitProberOf(3, cover.multipliedBy(2));
+      Thread.sleep(1500);
+      for (int i = 0; i < HOSTS; i++) {
+        before[i] = agents.get(i).log().size();
+      }
+      hosts.kill(3);
+      String proberFailed =
+          awaitLog(
+              "host " + prober + "'s run failed after host 3 died",
+              Duration.ofSeconds(40),
+              before,
+              line ->
+                  line.contains(" peer=" + member(3) + " result=")
+                      && line.contains("probe=peer_")
+                      && (line.contains("result=error") || line.contains("result=timeout")));
+      assertThat(proberFailed)
+          .containsPattern("Hccl(AllReduce|CommInitRootInfo|Send|Recv|BatchSendRecv)");
+      System.out.println("host " + prober + " after host 3 died: " + proberFailed);
+      assertThat(hosts.pids(prober)).as("host " + prober + " keeps only its agent").hasSize(1);
     }
+  }
+
+  /** A host running its side of a run with {@code host} as the peer (its lease from there). */
+  private int awaitProberOf(int host, Duration timeout) throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < end) {
+      for (int i = 0; i < HOSTS; i++) {
+        if (i != host
+            && hosts.pids(i).size() > 1
+            && hosts.pids(host).size() > 1
+            && leasedTo(host, i)) {
+          return i;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no prober ran a run with host " + host);
   }
 
   /** "src dst" of the pair of hosts {@code a < b}: the prober is the member that sorts first. */
