@@ -25,8 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Four agents on the Ascend sim, each in a network namespace of its own joined by veth pairs to one
@@ -54,9 +52,11 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * where real ports hold steady. The model bounds each transfer's time from below, which holds the
  * healthy figures near 100 MB/s; a 40 Mbit/s limit (5 MB/s) still rules where it applies.
  *
+ * <p>It runs in the suite's first lane, not beside it: four agents, and two worker JVMs for each of
+ * their runs, are CPU-bound work that made a neighbouring test's workers miss their deadlines.
+ *
  * <p>Needs root (namespaces, veth, tc): skipped elsewhere; CI runs as root.
  */
-@Execution(ExecutionMode.CONCURRENT)
 @Order(6)
 class PeerCollectiveLiveTest {
   private static final int HOSTS = 4;
@@ -66,17 +66,8 @@ class PeerCollectiveLiveTest {
   private static final String PEER_LINK = "peer_link bandwidth 0.1GB/s latency 50us";
   private static final Pattern FIGURE = figure("linkwatch_peer_allreduce_bus_bandwidth");
   private static final Pattern ONE_WAY = figure("linkwatch_peer_p2p_bandwidth");
-  private static final Pattern ALLREDUCE_RUN = lastRun("peer_allreduce");
-  private static final Pattern P2P_RUN = lastRun("peer_p2p");
-
-  /** When each pair's last run of {@code probe} ended: dst_host, src_host, epoch seconds. */
-  private static Pattern lastRun(String probe) {
-    return Pattern.compile(
-        "linkwatch_"
-            + probe
-            + "_last_run_timestamp_seconds\\{dst_host=\"([^\"]+)\",src_host=\"([^\"]+)\"\\}"
-            + " (\\S+)");
-  }
+  private static final String ALLREDUCE_RUN = "peer_allreduce";
+  private static final String P2P_RUN = "peer_p2p";
 
   /** The large size's series of {@code family}: dst_host, src_host, value. */
   private static Pattern figure(String family) {
@@ -132,10 +123,11 @@ class PeerCollectiveLiveTest {
               + cover.toSeconds()
               + " s): "
               + healthy);
-      // One cover: three whole rounds after the round in which the last agent started.
+      // One cover (three whole rounds) after the round in which the last agent started, and a
+      // round more for a run that a loaded machine pushed past its round's end.
       assertThat(firstCover)
           .as("seconds until every pair had a figure")
-          .isLessThanOrEqualTo(cover.toSeconds() + EVERY);
+          .isLessThanOrEqualTo(cover.toSeconds() + 2 * EVERY);
       // The point to point after it, under a lease of its own: both directions of every pair.
       Map<String, Double> healthyP2p =
           awaitFigures(ONE_WAY, P2P_RUN, 6, cover.multipliedBy(2), 0, f -> true);
@@ -317,14 +309,15 @@ class PeerCollectiveLiveTest {
 
   /**
    * The large size's figures of {@code family} ("src dst": a point to point has both directions of
-   * each pair) from runs that ended after {@code since} (epoch seconds), once at least {@code
-   * pairs} pairs have such a run ({@code lastRun}) and {@code done} holds. The figures alone cannot
-   * tell a new run from an old one: the sim's model gives an unlimited pair the same figure each
-   * time.
+   * each pair) of pairs whose last success of {@code probe} was measured after {@code since} (epoch
+   * seconds; the probers' {@code /api/v1/status}, {@code peers.pairs[].figures_at}), once at least
+   * {@code pairs} pairs have one and {@code done} holds. The figures alone cannot tell a new run
+   * from an old one: the sim's model gives an unlimited pair the same figure each time, and a
+   * skipped or failed run leaves the last figure where it was.
    */
   private Map<String, Double> awaitFigures(
       Pattern family,
-      Pattern lastRun,
+      String probe,
       int pairs,
       Duration timeout,
       double since,
@@ -332,31 +325,53 @@ class PeerCollectiveLiveTest {
       throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
     while (true) {
-      java.util.Set<String> ran = new java.util.TreeSet<>();
-      figures(lastRun)
-          .forEach(
-              (p, at) -> {
-                if (at > since) {
-                  ran.add(unordered(p));
-                }
-              });
+      java.util.Set<String> measured = measuredSince(probe, since);
       Map<String, Double> fresh = new TreeMap<>();
       figures(family)
           .forEach(
               (p, v) -> {
-                if (ran.contains(unordered(p))) {
+                if (measured.contains(unordered(p))) {
                   fresh.put(p, v);
                 }
               });
-      if (ran.size() >= pairs && done.test(fresh)) {
+      if (measured.size() >= pairs && done.test(fresh)) {
         return fresh;
       }
       if (System.nanoTime() > end) {
         throw new AssertionError(
-            "pairs run since " + since + ": " + ran + "\ntheir figures: " + fresh);
+            probe
+                + " pairs measured since "
+                + since
+                + ": "
+                + measured
+                + "\ntheir figures: "
+                + fresh);
       }
       Thread.sleep(1000);
     }
+  }
+
+  /** The pairs ("a b") whose last {@code probe} figures were measured after {@code since}. */
+  private java.util.Set<String> measuredSince(String probe, double since) throws Exception {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (AgentProcess a : agents) {
+      if (!a.process().isAlive()) {
+        continue;
+      }
+      JsonNode status =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(a.get("/api/v1/status").body());
+      for (JsonNode p : status.path("peers").path("pairs")) {
+        JsonNode at = p.get("figures_at");
+        if (p.get("probe").asText().equals(probe)
+            && at != null
+            && !at.isNull()
+            && java.time.Instant.parse(at.asText()).toEpochMilli() / 1e3 > since) {
+          out.add(unordered(p.get("src_host").asText() + " " + p.get("dst_host").asText()));
+        }
+      }
+    }
+    return out;
   }
 
   /** "a b" of "src dst" in either order. */
