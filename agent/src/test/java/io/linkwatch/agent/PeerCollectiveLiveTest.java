@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Four agents on the Ascend sim, each in a network namespace of its own joined by veth pairs to one
@@ -52,11 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * where real ports hold steady. The model bounds each transfer's time from below, which holds the
  * healthy figures near 100 MB/s; a 40 Mbit/s limit (5 MB/s) still rules where it applies.
  *
- * <p>It runs in the suite's first lane, not beside it: four agents, and two worker JVMs for each of
- * their runs, are CPU-bound work that made a neighbouring test's workers miss their deadlines.
- *
  * <p>Needs root (namespaces, veth, tc): skipped elsewhere; CI runs as root.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @Order(6)
 class PeerCollectiveLiveTest {
   private static final int HOSTS = 4;
