@@ -164,8 +164,14 @@ class HccnToolLiveTest {
               Duration.ofSeconds(30),
               "linkwatch_nic_net_health{device=\"2\",nic=\"npu2\",port=\"0\",state=\"unreachable\"}"
                   + " 1.0");
-      Thread.sleep(3000);
+      // 500 a second: more than 500 once a read a second or more after the line counted it; the
+      // watcher reads on its own interval, so wait for that read rather than for a fixed time.
+      long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       metrics = agent.metrics();
+      while (value(metrics, psn2) <= 500 && System.nanoTime() < until) {
+        Thread.sleep(500);
+        metrics = agent.metrics();
+      }
       assertThat(value(metrics, psn2)).isGreaterThan(500);
       assertThat(metrics)
           .doesNotContain("kind=\"roce_out_of_order\"")
