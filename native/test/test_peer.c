@@ -615,18 +615,23 @@ void test_peer_timeouts(void)
 }
 
 /* The corrupt rule of one process's control file spoils only that process's results. */
+/* This process's own control file (a child's: another "host"), holding text. */
+static void child_control(const char *text)
+{
+    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
+    write_file(tmp_path("control-child"), text);
+}
+
 static void child_corrupt(int proc)
 {
     (void)proc;
-    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
-    write_file(tmp_path("control-child"), "corrupt HcclAllReduce\n");
+    child_control("corrupt HcclAllReduce\n");
 }
 
 static void child_clean(int proc)
 {
     (void)proc;
-    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
-    write_file(tmp_path("control-child"), "\n");
+    child_control("\n");
 }
 
 static void verify_corrupt(struct job *j, int proc)
@@ -739,8 +744,7 @@ static void verify_both_send(struct job *j, int proc)
 static void child_corrupt_recv(int proc)
 {
     (void)proc;
-    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
-    write_file(tmp_path("control-child"), "corrupt HcclRecv\n");
+    child_control("corrupt HcclRecv\n");
 }
 
 static void verify_p2p_corrupt(struct job *j, int proc)
@@ -796,15 +800,13 @@ void test_peer_p2p_errors(void)
 static void child_slow_port(int proc)
 {
     (void)proc;
-    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
-    write_file(tmp_path("control-child"), "nic 0 speed 100\n");
+    child_control("nic 0 speed 100\n");
 }
 
 static void child_port_down(int proc)
 {
     (void)proc;
-    setenv("LINKWATCH_SIM_CONTROL", tmp_path("control-child"), 1);
-    write_file(tmp_path("control-child"), "nic 0 down\n");
+    child_control("nic 0 down\n");
 }
 
 static void verify_port_down(struct job *j, int proc)
