@@ -82,7 +82,7 @@ static struct stat last_st;
 
 /* The hccn_tool options the stand-in answers; `fail|hang|crash hccn_tool:OPTION` names one. */
 static const char *const hccn_options[] = {
-    "-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip", NULL
+    "-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip", "-ping", NULL
 };
 
 static bool known_fn(const char *fn)

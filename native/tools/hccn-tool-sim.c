@@ -7,25 +7,45 @@
  * `nic DEVICE ...` lines set what it reports, and `fail|hang|crash
  * hccn_tool:OPTION` break one option.  Like the real tool it serves one call
  * at a time: a second call while one runs answers "hccn_tool is busy".
+ *
+ * `hccn_tool -i DEVICE -ping -g address IP` sends real ICMP echoes, three by
+ * default (`pkt N` for more), one second's wait each, from the device's port
+ * address: the simulated port lives in the host's network namespace, so loss
+ * injected there (nft, a veth down) is what it reports.  The port addresses
+ * come from the file LINKWATCH_SIM_HCCN_CONF names, in /etc/hccn.conf's form
+ * (`address_DEVICE=IP`), which `-ip` prints too; without it `-ip` prints
+ * 192.168.100.(10 + DEVICE) and the echoes leave from the route's address.
  */
 #define _GNU_SOURCE  /* setenv, flock */
 #include "linkwatch_sim.h"
+#include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/ip_icmp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char *const OPTIONS[] = {
-    "-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip", NULL
+    "-link", "-speed", "-link_stat", "-stat", "-optical", "-lldp", "-net_health", "-ip", "-ping", NULL
 };
+
+#define PING_DEFAULT_COUNT 3
+#define PING_MAX_COUNT 1000
+#define PING_WAIT_MS 1000
 
 static int usage(void)
 {
     fprintf(stderr, "usage: hccn_tool -i DEVICE -link|-speed|-link_stat|-stat|-optical|-lldp|-net_health|-ip -g\n"
+                    "       hccn_tool -i DEVICE -ping -g address IP [pkt COUNT]\n"
                     "(linkwatch simulator stand-in)\n");
     return 2;
 }
@@ -93,13 +113,175 @@ static void print_optical(const struct linkwatch_sim_nic *s)
         printf("Media SNR Lane%d      : %.4f dB\n", lane, s->up ? 23.1211 : 0.0);
 }
 
+/* DEVICE's port address from LINKWATCH_SIM_HCCN_CONF (`address_DEVICE=IP`); false when unset. */
+static bool configured_address(long dev, char *out, size_t size)
+{
+    const char *path = getenv("LINKWATCH_SIM_HCCN_CONF");
+    FILE *f = path && *path ? fopen(path, "r") : NULL;
+    if (!f)
+        return false;
+    char line[256], key[64];
+    snprintf(key, sizeof key, "address_%ld=", dev);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, strlen(key)) == 0) {
+            snprintf(out, size, "%s", line + strlen(key));
+            out[strcspn(out, " \t\r\n")] = 0;
+            found = *out != 0;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static uint16_t icmp_checksum(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint32_t sum = 0;
+    for (size_t i = 0; i + 1 < len; i += 2)
+        sum += (uint32_t)p[i] << 8 | p[i + 1];
+    if (len & 1)
+        sum += (uint32_t)p[len - 1] << 8;
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return htons((uint16_t)~sum);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/*
+ * Waits for the echo reply numbered `seq` until `deadline` (ms); true when it came.  A raw socket
+ * sees every ICMP packet of the host, so replies to other pings are passed over.
+ */
+static bool await_reply(int fd, bool raw, uint16_t id, uint16_t seq, struct in_addr from, double deadline)
+{
+    for (;;) {
+        double left = deadline - now_ms();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)left + 1) <= 0)
+            continue;
+        uint8_t buf[1500];
+        struct sockaddr_in src;
+        socklen_t sl = sizeof src;
+        ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&src, &sl);
+        if (n <= 0 || src.sin_addr.s_addr != from.s_addr)
+            continue;
+        size_t off = 0;
+        if (raw) {
+            if ((size_t)n < sizeof(struct ip))
+                continue;
+            off = (size_t)((struct ip *)buf)->ip_hl * 4;
+        }
+        if ((size_t)n < off + sizeof(struct icmphdr))
+            continue;
+        struct icmphdr *h = (struct icmphdr *)(buf + off);
+        /* A datagram socket's id is the kernel's: only the sequence can be matched there. */
+        if (h->type == ICMP_ECHOREPLY && ntohs(h->un.echo.sequence) == seq && (!raw || ntohs(h->un.echo.id) == id))
+            return true;
+    }
+}
+
+/* `-ping`: COUNT echoes from DEVICE's port to TARGET, printed as the driver prints them. */
+static int ping(long dev, const struct linkwatch_sim_nic *port, const char *target, long count)
+{
+    struct in_addr to;
+    if (inet_pton(AF_INET, target, &to) != 1) {
+        printf("address %s is invalid\n", target);
+        return 1;
+    }
+    char source[64];
+    bool bound = configured_address(dev, source, sizeof source);
+    bool raw = true;
+    int fd = -1;
+    if (port->up) {
+        fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+        if (fd < 0) {   /* without CAP_NET_RAW: an unprivileged ICMP socket, where the host allows it */
+            raw = false;
+            fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_ICMP);
+        }
+        if (fd < 0) {
+            fprintf(stderr, "hccn_tool: cannot open an ICMP socket: %s\n", strerror(errno));
+            return 1;
+        }
+        if (bound) {
+            struct sockaddr_in me = {.sin_family = AF_INET};
+            if (inet_pton(AF_INET, source, &me.sin_addr) != 1 || bind(fd, (struct sockaddr *)&me, sizeof me) != 0) {
+                fprintf(stderr, "hccn_tool: device %ld's address %s is not on this host: %s\n", dev, source,
+                        strerror(errno));
+                close(fd);
+                return 1;
+            }
+        }
+    }
+    printf("device %ld PING %s\n", dev, target);
+    fflush(stdout);
+    uint16_t id = (uint16_t)(getpid() ^ (dev << 8));
+    long received = 0;
+    for (long seq = 0; seq < count; seq++) {
+        double start = now_ms();
+        bool answered = false;
+        if (fd >= 0) {
+            uint8_t packet[sizeof(struct icmphdr) + 56] = {0};
+            struct icmphdr *h = (struct icmphdr *)packet;
+            h->type = ICMP_ECHO;
+            h->un.echo.id = htons(id);
+            h->un.echo.sequence = htons((uint16_t)seq);
+            for (size_t i = sizeof *h; i < sizeof packet; i++)
+                packet[i] = (uint8_t)i;
+            h->checksum = icmp_checksum(packet, sizeof packet);
+            struct sockaddr_in dst = {.sin_family = AF_INET, .sin_addr = to};
+            if (sendto(fd, packet, sizeof packet, 0, (struct sockaddr *)&dst, sizeof dst) == (ssize_t)sizeof packet)
+                answered = await_reply(fd, raw, id, (uint16_t)seq, to, start + PING_WAIT_MS);
+        }
+        if (answered) {
+            received++;
+            printf("recv seq=%ld,time=%.6fms\n", seq, now_ms() - start);
+        } else {
+            /* a send refused waits as a lost echo does; a port that is down sends nothing */
+            double left = start + PING_WAIT_MS - now_ms();
+            if (fd >= 0 && left > 0)
+                usleep((useconds_t)(left * 1000));
+            printf("recv time out seq=%ld\n", seq);
+        }
+        fflush(stdout);
+    }
+    if (fd >= 0)
+        close(fd);
+    printf("%ld packets transmitted, %ld received, %.2f%% packet loss\n", count, received,
+           100.0 * (double)(count - received) / (double)count);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 5 || strcmp(argv[1], "-i") != 0 || strcmp(argv[4], "-g") != 0)
+    if (argc < 5 || strcmp(argv[1], "-i") != 0 || strcmp(argv[4], "-g") != 0)
         return usage();
     char *end;
     long dev = strtol(argv[2], &end, 10);
     const char *option = argv[3];
+    /* -ping -g address IP [pkt COUNT]; every other option takes nothing after -g */
+    const char *target = NULL;
+    long count = PING_DEFAULT_COUNT;
+    if (!strcmp(option, "-ping")) {
+        if ((argc != 7 && argc != 9) || strcmp(argv[5], "address") != 0)
+            return usage();
+        target = argv[6];
+        if (argc == 9) {
+            char *e;
+            count = strtol(argv[8], &e, 10);
+            if (strcmp(argv[7], "pkt") != 0 || *e || count < 1 || count > PING_MAX_COUNT)
+                return usage();
+        }
+    } else if (argc != 5) {
+        return usage();
+    }
     bool known = false;
     for (int i = 0; OPTIONS[i]; i++)
         known |= strcmp(OPTIONS[i], option) == 0;
@@ -161,8 +343,16 @@ int main(int argc, char **argv)
     } else if (!strcmp(option, "-net_health")) {
         const char *h = linkwatch_sim_nic_health_name(s.health);
         printf("net health status: %s\n", h ? h : "Unknown");
+    } else if (!strcmp(option, "-ping")) {
+        int rc = ping(dev, &s, target, count);
+        aclFinalize();
+        return rc;
     } else {
-        printf("ipaddr:192.168.100.%ld\nnetmask:255.255.255.0\n", 10 + dev);
+        char address[64];
+        if (configured_address(dev, address, sizeof address))
+            printf("ipaddr:%s\nnetmask:255.255.255.0\n", address);
+        else
+            printf("ipaddr:192.168.100.%ld\nnetmask:255.255.255.0\n", 10 + dev);
     }
     aclFinalize();
     return 0;

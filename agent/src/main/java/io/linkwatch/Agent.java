@@ -199,8 +199,21 @@ public final class Agent implements AutoCloseable {
     EchoResponder echo = null;
     if (config.peers().enabled()) {
       try {
+        io.linkwatch.peer.collective.PeerRequests requests =
+            io.linkwatch.peer.collective.PeerRuns.peerRequests(config.peers());
         PeerProber prober =
-            PeerProber.start(config.peers(), Membership.of(config.peers()), http.port());
+            PeerProber.start(
+                config.peers(),
+                Membership.of(config.peers()),
+                http.port(),
+                io.linkwatch.peer.NpuPinger.of(
+                    config.peers(),
+                    new io.linkwatch.passive.nic.HccnTool(
+                        config.passive().hccnTool(),
+                        config.passive().hccnToolTimeout(),
+                        System.getenv()),
+                    requests::identity,
+                    java.time.Clock.systemUTC()));
         peerProber.set(prober);
         echo =
             EchoResponder.start(

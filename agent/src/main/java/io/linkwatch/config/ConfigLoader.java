@@ -365,7 +365,7 @@ public final class ConfigLoader {
     return text.strip();
   }
 
-  private static Path absolutePath(String text) {
+  static Path absolutePath(String text) {
     Path p = Path.of(text);
     if (!p.isAbsolute()) {
       throw new IllegalArgumentException("'" + text + "' must be an absolute path");

@@ -96,6 +96,9 @@ final class PeerConfigReader {
           "collective",
           "needs the members to run with: set peers.static, peers.http_sd or peers.slurm");
     }
+    PeerConfig.NpuPing npuPing =
+        node.has("npu_ping") ? npuPing(node.mapping("npu_ping")) : d.npuPing();
+    Optional<Path> httpConfig = httpConfigFile(node);
     node.rejectUnknown();
     return new PeerConfig(
         members,
@@ -109,7 +112,46 @@ final class PeerConfigReader {
         payload,
         timeout,
         loss,
-        collective);
+        collective,
+        npuPing,
+        httpConfig);
+  }
+
+  /** {@code peers.npu_ping}. */
+  private static PeerConfig.NpuPing npuPing(ConfigNode n) {
+    PeerConfig.NpuPing d = PeerConfig.NpuPing.DEFAULTS;
+    PeerConfig.NpuPing.Mode mode =
+        n.scalar(
+            "enabled",
+            d.mode(),
+            t ->
+                switch (t.strip()) {
+                  case "auto" -> PeerConfig.NpuPing.Mode.AUTO;
+                  case "true" -> PeerConfig.NpuPing.Mode.ON;
+                  case "false" -> PeerConfig.NpuPing.Mode.OFF;
+                  default ->
+                      throw new IllegalArgumentException(t.strip() + " is not auto, true or false");
+                });
+    Path conf = n.scalar("hccn_conf", d.hccnConf(), ConfigLoader::absolutePath);
+    n.rejectUnknown();
+    return new PeerConfig.NpuPing(mode, conf);
+  }
+
+  /**
+   * An {@code http_config_file} key of {@code node}: a Prometheus HTTP client config, read now, so
+   * that a mistake in it stops the agent before it starts, naming the key.
+   */
+  private static Optional<Path> httpConfigFile(ConfigNode node) {
+    Optional<Path> file = Optional.ofNullable(node.scalar("http_config_file", null, Path::of));
+    file.ifPresent(
+        f -> {
+          try {
+            HttpClientConfigLoader.loadForPeers(f);
+          } catch (ConfigException e) {
+            node.problem("http_config_file", e.getMessage().strip().replace("\n", "; "));
+          }
+        });
+    return file;
   }
 
   /** {@code peers.collective}; its presence turns the two-host runs on. */
@@ -146,16 +188,7 @@ final class PeerConfigReader {
             d.probes(),
             io.linkwatch.probe.Distinct.of(PeerConfigReader::peerProbe, "probe"),
             false);
-    Optional<Path> httpConfig = Optional.ofNullable(c.scalar("http_config_file", null, Path::of));
-    // Read now, so that a mistake in it stops the agent before it starts, naming the key.
-    httpConfig.ifPresent(
-        f -> {
-          try {
-            HttpClientConfigLoader.loadForPeers(f);
-          } catch (ConfigException e) {
-            c.problem("http_config_file", e.getMessage().strip().replace("\n", "; "));
-          }
-        });
+    Optional<Path> httpConfig = httpConfigFile(c);
     c.rejectUnknown();
     return new PeerConfig.Collective(
         every, deadline, devices, sizes, warmup, iterations, probes, httpConfig);

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  *       one target group per member so that its switch and rail stay its own ({@code
  *       __meta_linkwatch_tor}, {@code __meta_linkwatch_rail});
  *   <li>{@code /api/v1/identity}: who this agent is to its peers: the member it is, its host name,
- *       its interfaces and their addresses, its switch and rail.
+ *       its interfaces and their addresses, its NPU ports and theirs, its switch and rail.
  * </ul>
  *
  * Both answer 404 with a line saying why while no membership source is configured.
@@ -99,6 +99,19 @@ final class PeerApi {
       nics.add(o);
     }
     id.add("nics", nics);
+    // The NPUs' own ports, which no host interface lists: peers ping them port to port.
+    JsonArray npuPorts = new JsonArray();
+    s.npu()
+        .ports()
+        .forEach(
+            (device, address) -> {
+              JsonObject o = new JsonObject();
+              o.addProperty("device", device);
+              o.addProperty("nic", "npu" + device);
+              o.addProperty("address", address);
+              npuPorts.add(o);
+            });
+    id.add("npu_ports", npuPorts);
     return id;
   }
 }

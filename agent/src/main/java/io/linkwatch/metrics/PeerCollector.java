@@ -25,6 +25,7 @@ import java.util.function.Supplier;
  * linkwatch_peer_path_rtt_seconds_count{dst_host="node-02:10187",...} 20
  * linkwatch_peer_paths{src_nic="eth0",verdict="unreachable"} 1.0
  * linkwatch_peer_suspect{kind="peer",suspect_host="node-05:10187",suspect_nic="",verdict="unreachable"} 1.0
+ * linkwatch_peer_path_ok{dst_host="node-02:10187",dst_nic="npu3",src_host="node-01:10187",src_nic="npu3"} 0.0
  * </pre>
  *
  * Per-path series exist only for the paths in the current plan: probed in the last two rounds,
@@ -49,6 +50,7 @@ public final class PeerCollector implements MultiCollector {
   static final String SUSPECT = "linkwatch_peer_suspect";
   static final String MEMBERSHIP_FAILURES = "linkwatch_peer_membership_failures";
   static final String REFUSED = "linkwatch_peer_echoes_refused";
+  static final String NPU_PINGS = "linkwatch_peer_npu_pings";
 
   private final Supplier<PeerSnapshot> peers;
 
@@ -102,10 +104,25 @@ public final class PeerCollector implements MultiCollector {
             + " sent as second passes after a failure, and second passes skipped for the budget.",
         s.probes(),
         k -> new String[] {"kind", k});
+    if (!s.npu().ports().isEmpty() || s.npu().error() != null) {
+      f.counter(
+          NPU_PINGS,
+          "Pings from this host's NPU ports (hccn_tool -ping) since the start: sent to the partners"
+              + " of a round, rechecks of failed paths, second passes, rounds left out while the"
+              + " last one's pings still ran (skipped_busy), and pings the tool could not make"
+              + " (failed).",
+          s.npu().pings(),
+          k -> new String[] {"kind", k});
+    }
     if (s.self() == null) {
       return;
     }
     String src = s.self().host();
+    // The NPU ports' paths are paths too, their src_nic and dst_nic the ports (npu0 ...).
+    List<PathResult> shown = new ArrayList<>(s.shown());
+    shown.addAll(s.npu().shown());
+    List<PathResult> window = new ArrayList<>(s.window());
+    window.addAll(s.npu().window());
     MetricFamilies.Gauge loss =
         f.gauge(LOSS, "Share of the last probe's echoes that did not come back.", Unit.RATIO);
     MetricFamilies.Gauge ok =
@@ -120,7 +137,7 @@ public final class PeerCollector implements MultiCollector {
         f.gauge(
             TCP, "How long the last probe's TCP connect to the peer's agent took.", Unit.SECONDS);
     MetricFamilies.Gauge last = f.gauge(LAST, "When the path was last probed.", Unit.SECONDS);
-    for (PathResult r : s.shown()) {
+    for (PathResult r : shown) {
       Member peer = s.member(r.peer());
       String[] l =
           labels(
@@ -141,7 +158,7 @@ public final class PeerCollector implements MultiCollector {
     }
     // Every verdict on every NIC, zeros included: a rule divides lossy by all without gaps.
     Map<String, Map<PathVerdict, Integer>> byNic = new TreeMap<>();
-    for (PathResult r : s.window()) {
+    for (PathResult r : window) {
       byNic
           .computeIfAbsent(
               r.srcNic() == null ? "" : r.srcNic(), n -> new EnumMap<>(PathVerdict.class))

@@ -24,6 +24,10 @@ import java.util.Optional;
  * @param lossThreshold the share of echoes lost above which a path is lossy
  * @param collective {@code peers.collective}: collective bandwidth between two hosts, only while
  *     both are idle; empty: none
+ * @param npuPing {@code peers.npu_ping}: pings from this host's NPU ports to its peers' same ports
+ * @param httpConfigFile how this host asks its peers' agents (their identities; their leases unless
+ *     {@code peers.collective} names its own) where they want TLS or a login: a Prometheus HTTP
+ *     client config; empty: plain HTTP, no login
  */
 public record PeerConfig(
     List<Member> staticMembers,
@@ -37,7 +41,9 @@ public record PeerConfig(
     int payloadBytes,
     Duration timeout,
     double lossThreshold,
-    Optional<Collective> collective) {
+    Optional<Collective> collective,
+    NpuPing npuPing,
+    Optional<java.nio.file.Path> httpConfigFile) {
 
   public static final Duration DEFAULT_ROUND = Duration.ofSeconds(60);
   public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(1);
@@ -68,6 +74,8 @@ public record PeerConfig(
           DEFAULT_PAYLOAD,
           DEFAULT_TIMEOUT,
           DEFAULT_LOSS_THRESHOLD,
+          Optional.empty(),
+          NpuPing.DEFAULTS,
           Optional.empty());
 
   public PeerConfig {
@@ -121,6 +129,27 @@ public record PeerConfig(
       sizes = List.copyOf(sizes);
       probes = List.copyOf(probes);
     }
+  }
+
+  /**
+   * Pings from each NPU port to the same port of the peers met ({@code hccn_tool -ping}, the tool
+   * {@code passive.hccn_tool.command} names), their addresses from {@code hccnConf} here and from
+   * each peer's {@code /api/v1/identity} there.
+   *
+   * @param mode {@code auto} (the default): where the file lists addresses and the tool is
+   *     installed; {@code true}: always, a missing tool or file reported in the status; {@code
+   *     false}: never
+   * @param hccnConf the file the NPU ports' addresses are read from ({@code address_N=IP})
+   */
+  public record NpuPing(Mode mode, java.nio.file.Path hccnConf) {
+    public enum Mode {
+      AUTO,
+      ON,
+      OFF
+    }
+
+    public static final NpuPing DEFAULTS =
+        new NpuPing(Mode.AUTO, java.nio.file.Path.of("/etc/hccn.conf"));
   }
 
   /**

@@ -71,6 +71,7 @@ public final class PeerProber implements AutoCloseable {
   private final Predicate<String> isLocal;
   private final Clock clock;
   private final EchoProber prober;
+  private final NpuPinger npu;
   private final ProbeMeter meter;
   private final Map<String, PathResult> latest = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> counts = new LinkedHashMap<>();
@@ -86,8 +87,14 @@ public final class PeerProber implements AutoCloseable {
   private String selfWarning;
 
   PeerProber(
-      PeerConfig config, Membership membership, int port, Predicate<String> isLocal, Clock clock) {
+      PeerConfig config,
+      Membership membership,
+      int port,
+      Predicate<String> isLocal,
+      Clock clock,
+      NpuPinger npu) {
     this.config = config;
+    this.npu = npu;
     this.membership = membership;
     this.port = port;
     this.isLocal = isLocal;
@@ -109,10 +116,17 @@ public final class PeerProber implements AutoCloseable {
     this.rounds.setDaemon(true);
   }
 
-  /** Starts probing the members {@code membership} gives, this agent listening on {@code port}. */
-  public static PeerProber start(PeerConfig config, Membership membership, int port) {
+  /**
+   * Starts probing the members {@code membership} gives, this agent listening on {@code port}, and
+   * pinging from this host's NPU ports with {@code npu} (null: none).
+   */
+  public static PeerProber start(
+      PeerConfig config, Membership membership, int port, NpuPinger npu) {
     PeerProber p =
-        new PeerProber(config, membership, port, SelfMember::isLocalHost, Clock.systemUTC());
+        new PeerProber(config, membership, port, SelfMember::isLocalHost, Clock.systemUTC(), npu);
+    if (npu != null) {
+      npu.start();
+    }
     p.rounds.start();
     return p;
   }
@@ -216,6 +230,12 @@ public final class PeerProber implements AutoCloseable {
             .map(PathResult::peer)
             .limit(RECHECKS)
             .toList();
+    if (npu != null) {
+      // On its own thread: the NPU ports' pings run beside the host's echoes.
+      npu.meet(
+          partners,
+          members.stream().map(Member::host).filter(h -> !h.equals(self.host())).toList());
+    }
     List<PathResult> results = new ArrayList<>(probeAll(partners, Kind.SCHEDULED));
     results.addAll(probeAll(rechecks, Kind.RECHECK));
     Set<String> probed = new HashSet<>(partners);
@@ -356,27 +376,34 @@ public final class PeerProber implements AutoCloseable {
     Duration cover = s == null ? null : round.multipliedBy(Math.max(1, s.coverRounds()));
     List<PathResult> window = new ArrayList<>();
     List<PathResult> shown = new ArrayList<>();
-    if (s != null && me != null) {
-      Instant since = now.minus(cover).minus(round);
-      Instant recent = now.minus(round.multipliedBy(2));
-      String tor = me.tor();
-      for (PathResult r : latest.values()) {
-        if (!listed.containsKey(r.peer()) || r.at().isBefore(since)) {
-          continue;
-        }
-        window.add(r);
-        Member peer = listed.get(r.peer());
-        boolean sameTor = tor != null && peer != null && tor.equals(peer.tor());
-        if (!r.ok() || sameTor || !r.at().isBefore(recent)) {
-          shown.add(r);
-        }
-      }
-    }
-    window.sort(Comparator.comparing(PathResult::peer));
-    shown.sort(Comparator.comparing(PathResult::peer));
+    select(latest.values(), s, me, listed, now, window, shown);
     String selfNic = mostCommonNic(window);
     Map<String, Long> probeCounts = new LinkedHashMap<>();
     counts.forEach((k, v) -> probeCounts.put(k, v.get()));
+    java.util.function.Function<String, String> torOf =
+        peer -> listed.containsKey(peer) ? listed.get(peer).tor() : null;
+    List<PeerFindings.Suspect> suspects = new ArrayList<>();
+    PeerSnapshot.NpuPaths npuPaths = PeerSnapshot.NpuPaths.NONE;
+    if (me != null) {
+      suspects.addAll(PeerFindings.judge(me.host(), selfNic, me.tor(), window, torOf));
+    }
+    if (npu != null) {
+      List<PathResult> npuWindow = new ArrayList<>();
+      List<PathResult> npuShown = new ArrayList<>();
+      select(npu.latest(), s, me, listed, now, npuWindow, npuShown);
+      if (me != null) {
+        // Each port judged on its own paths: one port failing to every peer is that port, not
+        // the host, and its peers' same port failing from here is theirs.
+        Map<String, List<PathResult>> byPort = new java.util.TreeMap<>();
+        npuWindow.forEach(r -> byPort.computeIfAbsent(r.srcNic(), n -> new ArrayList<>()).add(r));
+        byPort.forEach(
+            (port, paths) ->
+                suspects.addAll(PeerFindings.judge(me.host(), port, me.tor(), paths, torOf)));
+      }
+      npuPaths =
+          new PeerSnapshot.NpuPaths(
+              npu.ports(), npuShown, npuWindow, npu.counts(), npu.lastError());
+    }
     return new PeerSnapshot(
         membership.source(),
         members,
@@ -388,18 +415,50 @@ public final class PeerProber implements AutoCloseable {
         meter.lastHour(),
         List.copyOf(shown),
         List.copyOf(window),
-        me == null
-            ? List.of()
-            : PeerFindings.judge(
-                me.host(),
-                selfNic,
-                me.tor(),
-                window,
-                peer -> listed.containsKey(peer) ? listed.get(peer).tor() : null),
+        List.copyOf(suspects),
         probeCounts,
         membership.lastError(),
         membership.failures(),
-        echoesRefused.get());
+        echoesRefused.get(),
+        npuPaths);
+  }
+
+  /**
+   * The results within the cover period ({@code window}), and those with a series ({@code shown}):
+   * probed in the last two rounds, under the same switch, or failed.
+   */
+  private static void select(
+      java.util.Collection<PathResult> results,
+      PeerSchedule s,
+      Member me,
+      Map<String, Member> listed,
+      Instant now,
+      List<PathResult> window,
+      List<PathResult> shown) {
+    if (s == null || me == null) {
+      return;
+    }
+    Duration round = s.roundLength();
+    Duration cover = round.multipliedBy(Math.max(1, s.coverRounds()));
+    Instant since = now.minus(cover).minus(round);
+    Instant recent = now.minus(round.multipliedBy(2));
+    String tor = me.tor();
+    for (PathResult r : results) {
+      if (!listed.containsKey(r.peer()) || r.at().isBefore(since)) {
+        continue;
+      }
+      window.add(r);
+      Member peer = listed.get(r.peer());
+      boolean sameTor = tor != null && peer != null && tor.equals(peer.tor());
+      if (!r.ok() || sameTor || !r.at().isBefore(recent)) {
+        shown.add(r);
+      }
+    }
+    Comparator<PathResult> order =
+        Comparator.comparing(PathResult::peer)
+            .thenComparing(r -> r.srcNic() == null ? "" : r.srcNic());
+    window.sort(order);
+    shown.sort(order);
   }
 
   private static String mostCommonNic(List<PathResult> window) {
@@ -421,6 +480,9 @@ public final class PeerProber implements AutoCloseable {
     closed = true;
     rounds.interrupt();
     probes.shutdownNow();
+    if (npu != null) {
+      npu.close();
+    }
     membership.close();
     try {
       rounds.join(2000);

@@ -25,6 +25,7 @@ import java.util.Map;
  * @param membershipError why the last membership read failed, or null
  * @param membershipFailures membership reads that failed since the start
  * @param echoesRefused echoes the responder did not answer since the start: over its rate limit
+ * @param npu the pings between NPU ports; {@link NpuPaths#NONE} where this host pings from none
  */
 public record PeerSnapshot(
     String source,
@@ -41,7 +42,29 @@ public record PeerSnapshot(
     Map<String, Long> probes,
     String membershipError,
     long membershipFailures,
-    long echoesRefused) {
+    long echoesRefused,
+    NpuPaths npu) {
+
+  /**
+   * The pings from this host's NPU ports to the same ports of its peers, kept and shown as the
+   * host's paths are; their suspects are among the snapshot's, with the port as their NIC.
+   *
+   * @param ports this host's NPU ports, device to address, as its identity publishes them
+   * @param shown the paths with a series
+   * @param window every path's latest result within the cover period
+   * @param pings pings by why they ran, rounds left out while the last still ran, and pings the
+   *     tool could not make
+   * @param error why the tool could not ping when it last tried, or null
+   */
+  public record NpuPaths(
+      java.util.SortedMap<Integer, String> ports,
+      List<PathResult> shown,
+      List<PathResult> window,
+      Map<String, Long> pings,
+      String error) {
+    public static final NpuPaths NONE =
+        new NpuPaths(java.util.Collections.emptySortedMap(), List.of(), List.of(), Map.of(), null);
+  }
 
   /** The member {@code host}, if listed. */
   public Member member(String host) {

@@ -93,8 +93,38 @@ class PeerConfigReaderTest {
                 + "f.yaml: peers.payload_bytes: must be between 36 and 1472, not 9000\n"
                 + "f.yaml: peers.timeout: 1m must be from 10ms to 30s\n"
                 + "f.yaml: peers.echos: unknown key, did you mean 'echoes'? (valid here:"
-                + " budget_per_hour, collective, echoes, http_sd, http_sd_refresh, loss_threshold,"
-                + " payload_bytes, round, self, slurm, static, timeout)");
+                + " budget_per_hour, collective, echoes, http_config_file, http_sd,"
+                + " http_sd_refresh, loss_threshold, npu_ping, payload_bytes, round, self, slurm,"
+                + " static, timeout)");
+  }
+
+  @Test
+  void npuPingIsAutoUnlessToldAndItsFileIsAbsolute() {
+    assertThat(ConfigLoader.parse("f.yaml", "").peers().npuPing())
+        .isEqualTo(PeerConfig.NpuPing.DEFAULTS);
+    PeerConfig p =
+        ConfigLoader.parse(
+                "f.yaml",
+                "peers:\n  static: [{host: \"a:1\"}]\n"
+                    + "  npu_ping: {enabled: true, hccn_conf: /etc/linkwatch/hccn.conf}\n")
+            .peers();
+    assertThat(p.npuPing().mode()).isEqualTo(PeerConfig.NpuPing.Mode.ON);
+    assertThat(p.npuPing().hccnConf()).isEqualTo(java.nio.file.Path.of("/etc/linkwatch/hccn.conf"));
+    assertThat(
+            ConfigLoader.parse("f.yaml", "peers:\n  npu_ping: {enabled: false}\n")
+                .peers()
+                .npuPing()
+                .mode())
+        .isEqualTo(PeerConfig.NpuPing.Mode.OFF);
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    "peers:\n  npu_ping: {enabled: sometimes, hccn_conf: hccn.conf, count: 3}\n"))
+        .hasMessageContaining("peers.npu_ping.enabled: ")
+        .hasMessageContaining("sometimes is not auto, true or false")
+        .hasMessageContaining("peers.npu_ping.hccn_conf: ")
+        .hasMessageContaining("peers.npu_ping.count: unknown key");
   }
 
   @Test

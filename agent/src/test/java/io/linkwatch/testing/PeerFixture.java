@@ -79,6 +79,7 @@ public final class PeerFixture {
         probes,
         null,
         0,
-        0);
+        0,
+        PeerSnapshot.NpuPaths.NONE);
   }
 }

@@ -89,10 +89,10 @@ public final class HccnTool {
    *     was not made because the round's deadline had passed
    * @param timedOut whether it ran out of time (its own timeout, or the round's deadline)
    */
-  public record Failed(String call, String reason, boolean timedOut) implements Read {}
+  public record Failed(String call, String reason, boolean timedOut) implements Read, PingRead {}
 
   /** The tool is not installed: nothing to read, which is no failed read. */
-  public record Absent(String reason) implements Read {}
+  public record Absent(String reason) implements Read, PingRead {}
 
   private final Path program;
   private final Duration timeout;
@@ -197,12 +197,52 @@ public final class HccnTool {
   /** One call's answer: its text, or that the port cannot give it, or how it failed. */
   private record Answer(String text, boolean unsupported, Failed failed) {}
 
-  private Answer call(int device, String option, Duration limit) throws InterruptedException {
-    ExternalCommand command =
-        new ExternalCommand(
-            List.of(program.toString(), "-i", String.valueOf(device), option, "-g"),
-            limit,
-            environment);
+  /**
+   * How long a ping may take: the driver's default of three echoes, each waited for about a second,
+   * and the tool's start.
+   */
+  public static final Duration PING_TIMEOUT = Duration.ofSeconds(10);
+
+  /** How a ping from a device's port ended: what it printed, or why it did not run. */
+  public sealed interface PingRead permits Pinged, Failed, Absent {}
+
+  /** The echoes as the tool counted them. */
+  public record Pinged(HccnToolText.Ping ping) implements PingRead {}
+
+  /**
+   * {@code hccn_tool -i DEVICE -ping -g address ADDRESS}: echoes sent by the device from its own
+   * port (the host's network stack is not on the path), under the same one-call-at-a-time rule as
+   * the reads.
+   */
+  public PingRead ping(int device, String address) throws InterruptedException {
+    Optional<String> absent = absent();
+    if (absent.isPresent()) {
+      return new Absent(absent.get());
+    }
+    Answer a = call(device, "-ping", PING_TIMEOUT, "address", address);
+    if (a.failed() != null) {
+      return a.failed();
+    }
+    if (a.unsupported()) {
+      return new Failed(call("-ping"), "the port cannot ping (not supported)", false);
+    }
+    return HccnToolText.ping(a.text())
+        .<PingRead>map(Pinged::new)
+        .orElseGet(
+            () ->
+                new Failed(
+                    call("-ping"),
+                    "unexpected answer: "
+                        + a.text().strip().lines().reduce((x, y) -> y).orElse("nothing"),
+                    false));
+  }
+
+  private Answer call(int device, String option, Duration limit, String... arguments)
+      throws InterruptedException {
+    List<String> argv =
+        new ArrayList<>(List.of(program.toString(), "-i", String.valueOf(device), option, "-g"));
+    argv.addAll(List.of(arguments));
+    ExternalCommand command = new ExternalCommand(argv, limit, environment);
     for (int attempt = 0; ; attempt++) {
       ExternalCommand.Result r;
       if (!ONE_CALL.tryLock(limit.toNanos(), TimeUnit.NANOSECONDS)) {

@@ -22,6 +22,48 @@ import java.util.regex.Pattern;
 public final class HccnToolText {
   private HccnToolText() {}
 
+  /**
+   * What {@code -ping -g address IP} printed.
+   *
+   * @param sent echoes sent, as the summary line counts them
+   * @param received echoes answered
+   * @param rttSeconds the round trip of each answered echo, in the order printed
+   */
+  public record Ping(int sent, int received, List<Double> rttSeconds) {
+    public Ping {
+      rttSeconds = List.copyOf(rttSeconds);
+    }
+  }
+
+  private static final Pattern PING_SUMMARY =
+      Pattern.compile("(?im)^\\s*(\\d+)\\s+packets?\\s+transmitted,\\s*(\\d+)\\s+received\\b");
+  private static final Pattern PING_REPLY =
+      Pattern.compile("(?im)^\\s*recv\\s+seq\\s*=\\s*\\d+\\s*,\\s*time\\s*=\\s*([0-9.]+)\\s*ms");
+
+  /**
+   * {@code -ping}'s answer: {@code device 0 PING 10.10.100.10}, a line per echo ({@code recv
+   * seq=0,time=0.067000ms} or {@code recv time out seq=1}), then {@code 3 packets transmitted, 2
+   * received, 33.33% packet loss}. Empty without the summary line (a tool that stopped early, or
+   * another shape), whatever echoes were printed: an unfinished ping is no measurement.
+   */
+  public static Optional<Ping> ping(String text) {
+    Matcher summary = PING_SUMMARY.matcher(text);
+    if (!summary.find()) {
+      return Optional.empty();
+    }
+    int sent = Integer.parseInt(summary.group(1));
+    int received = Integer.parseInt(summary.group(2));
+    if (received > sent) {
+      return Optional.empty();
+    }
+    List<Double> rtts = new ArrayList<>();
+    Matcher reply = PING_REPLY.matcher(text);
+    while (reply.find()) {
+      rtts.add(Double.parseDouble(reply.group(1)) / 1e3);
+    }
+    return Optional.of(new Ping(sent, received, rtts));
+  }
+
   /** {@code link status: UP}: true for UP, false for DOWN; empty for anything else. */
   public static Optional<Boolean> linkUp(String text) {
     Matcher m = Pattern.compile("(?im)^\\s*link status\\s*:\\s*(\\S+)\\s*$").matcher(text);

@@ -1,7 +1,5 @@
 package io.linkwatch.peer.collective;
 
-import io.linkwatch.check.ClientTls;
-import io.linkwatch.config.HttpClientConfig;
 import io.linkwatch.peer.PeerConfig;
 import io.linkwatch.peer.PeerSchedule;
 import io.linkwatch.peer.PeerSnapshot;
@@ -11,8 +9,6 @@ import io.linkwatch.probe.result.Outcome;
 import io.linkwatch.probe.result.ProbeRun;
 import io.linkwatch.registry.ProbeKind;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -84,9 +80,7 @@ public final class PairProber implements AutoCloseable {
   private final PairResults results;
   private final Path rootInfoDir;
   private final Clock clock;
-  private final HttpClient http;
-  private final HttpClientConfig login;
-  private final String scheme;
+  private final PeerRequests http;
   private final Thread loop;
   private volatile boolean closed;
 
@@ -98,7 +92,7 @@ public final class PairProber implements AutoCloseable {
       PairResults results,
       Path rootInfoDir,
       Clock clock,
-      HttpClientConfig login) {
+      PeerRequests http) {
     this.config = config;
     this.peers = peers;
     this.lane = lane;
@@ -106,18 +100,7 @@ public final class PairProber implements AutoCloseable {
     this.results = results;
     this.rootInfoDir = rootInfoDir;
     this.clock = clock;
-    this.login = login;
-    // The fleet's agents share one web config: a tls_config for the peers means they serve https.
-    boolean https = !login.tls().equals(HttpClientConfig.Tls.NONE);
-    this.scheme = https ? "https" : "http";
-    HttpClient.Builder client =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .version(login.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1);
-    if (https) {
-      ClientTls.apply(login.tls(), client);
-    }
-    this.http = client.build();
+    this.http = http;
     this.loop = new Thread(this::loop, "peer-collective");
     this.loop.setDaemon(true);
   }
@@ -245,11 +228,8 @@ public final class PairProber implements AutoCloseable {
     }
   }
 
-  /** Plain HTTP to an agent that serves https fails without a word of why: say it. */
   private String httpsHint() {
-    return "http".equals(scheme)
-        ? " (if the peers serve https, set peers.collective.http_config_file with a tls_config)"
-        : "";
+    return http.httpsHint();
   }
 
   private long leaseSeconds() {
@@ -533,11 +513,8 @@ public final class PairProber implements AutoCloseable {
         .build();
   }
 
-  /** A request to the peer {@code dst}, with this host's login where it has one. */
   private HttpRequest.Builder builder(String dst, String path) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(scheme + "://" + dst + path));
-    login.authorization().ifPresent(a -> b.header("Authorization", a.header()));
-    return b;
+    return http.to(dst, path);
   }
 
   private static HttpResponse.BodyHandler<String> bodyString() {

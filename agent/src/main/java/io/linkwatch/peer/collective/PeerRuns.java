@@ -119,11 +119,32 @@ public final class PeerRuns implements AutoCloseable {
                       results,
                       rootInfoDir,
                       clock,
-                      c.httpConfigFile()
-                          .map(HttpClientConfigLoader::loadForPeers)
-                          .orElse(HttpClientConfig.NONE));
+                      requests(c));
               prober.start();
             });
+  }
+
+  /**
+   * How the leases are asked for: the collective's own client config, else the one for every
+   * request to the peers ({@code peers.http_config_file}).
+   */
+  private PeerRequests requests(PeerConfig.Collective c) {
+    if (c.httpConfigFile().isPresent()) {
+      return new PeerRequests(
+          HttpClientConfigLoader.loadForPeers(c.httpConfigFile().get()),
+          "peers.collective.http_config_file");
+    }
+    return peerRequests(config.peers());
+  }
+
+  /** How this agent asks its peers ({@code peers.http_config_file}; none: plain HTTP). */
+  public static PeerRequests peerRequests(PeerConfig peers) {
+    return new PeerRequests(
+        peers
+            .httpConfigFile()
+            .map(HttpClientConfigLoader::loadForPeers)
+            .orElse(HttpClientConfig.NONE),
+        "peers.http_config_file");
   }
 
   private ProbeRun run(

@@ -165,4 +165,37 @@ class HccnToolTextTest {
         .isEqualTo("400GE1/1/5:1");
     assertThat(HccnToolText.lldpNeighbour("")).isEmpty();
   }
+
+  @Test
+  void pingCountsTheEchoesAndTheirRoundTrips() {
+    HccnToolText.Ping whole =
+        HccnToolText.ping(
+                "device 0 PING 10.10.100.10\n"
+                    + "recv seq=0,time=0.067000ms\n"
+                    + "recv seq=1,time=0.055000ms\n"
+                    + "recv seq=2,time=0.061000ms\n"
+                    + "3 packets transmitted, 3 received, 0.00% packet loss\n")
+            .orElseThrow();
+    assertThat(whole.sent()).isEqualTo(3);
+    assertThat(whole.received()).isEqualTo(3);
+    assertThat(whole.rttSeconds()).containsExactly(67e-6, 55e-6, 61e-6);
+
+    HccnToolText.Ping lossy =
+        HccnToolText.ping(
+                "device 0 PING 10.10.100.10\n"
+                    + "recv time out seq=0\n"
+                    + "recv seq=1,time=0.055000ms\n"
+                    + "recv seq=2,time=0.061000ms\n"
+                    + "3 packets transmitted, 2 received, 33.33% packet loss\n")
+            .orElseThrow();
+    assertThat(lossy.received()).isEqualTo(2);
+    assertThat(lossy.rttSeconds()).hasSize(2);
+
+    assertThat(HccnToolText.ping("device 0 PING 10.10.100.10\nrecv seq=0,time=0.067000ms\n"))
+        .as("no summary: the ping did not finish")
+        .isEmpty();
+    assertThat(HccnToolText.ping("1 packets transmitted, 2 received, 0.00% packet loss"))
+        .as("more received than sent")
+        .isEmpty();
+  }
 }
