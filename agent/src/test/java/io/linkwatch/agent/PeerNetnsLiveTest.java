@@ -45,6 +45,17 @@ import org.junit.jupiter.api.io.TempDir;
  *       else is named, and the others go on meeting each other.
  * </ul>
  *
+ * Each host also has two NPU ports on a second fabric of their own (a second bridge), addressed in
+ * its {@code hccn.conf}, and pings from each port to the same port of its partners with the sim's
+ * {@code hccn_tool -ping}, which sends real ICMP echoes from the port's address:
+ *
+ * <ul>
+ *   <li>Healthy: every agent has pinged both ports of all five peers.
+ *   <li>Host 1's second port dead (nft drops what it sends and what is sent to it): host 1 names
+ *       that port, its peers name host 1's port, nobody else is named, and LinkwatchPeerNicFailing
+ *       fires for host 1 through npu1; all of it clears when the port is back.
+ * </ul>
+ *
  * Needs root (namespaces, veth, nft): skipped elsewhere; CI runs as root. The default 20 echoes a
  * probe keep a single echo delayed past its timeout on a loaded machine from reading as loss.
  */
@@ -56,6 +67,7 @@ class PeerNetnsLiveTest {
   private static final int HOSTS = 6;
   private static final int PORT = 10187;
   private static final int BUDGET = 3600;
+  private static final int NPU_PORTS = 2;
   private static final Pattern SUSPECT =
       Pattern.compile(
           "linkwatch_peer_suspect\\{kind=\"(\\w+)\",suspect_host=\"([^\"]+)\",[^}]*verdict=\"(\\w+)\"\\}");
@@ -83,6 +95,7 @@ class PeerNetnsLiveTest {
         "root".equals(System.getProperty("user.name")),
         "network namespaces need root (CI runs as root)");
     hosts.make(HOSTS);
+    hosts.makeNpuPlane(HOSTS, NPU_PORTS);
     long born = System.nanoTime();
     startAgents();
     Path rules = LiveRules.write(dir, "--for", "10s");
@@ -95,7 +108,11 @@ class PeerNetnsLiveTest {
       awaitAll(
           "every agent met its 5 peers",
           Duration.ofSeconds((long) (3 * cover)),
-          i -> verdicts(i, "ok") == HOSTS - 1);
+          i -> verdicts(i, "eth0", "ok") == HOSTS - 1);
+      awaitAll(
+          "every agent pinged both NPU ports of its 5 peers",
+          Duration.ofSeconds((long) (3 * cover)),
+          i -> verdicts(i, "npu0", "ok") == HOSTS - 1 && verdicts(i, "npu1", "ok") == HOSTS - 1);
       assertThat(suspects(allHosts())).as("suspects while healthy").isEmpty();
       // The status page's section says the same.
       assertThat(agents.get(3).get("/").body())
@@ -115,6 +132,36 @@ class PeerNetnsLiveTest {
             .isLessThanOrEqualTo(BUDGET / 2.0 * hours + 8);
       }
       LiveRules.awaitQuery(prometheus, "linkwatch_peer_members", HOSTS, Duration.ofSeconds(30));
+
+      // Host 1's second NPU port dead: nothing leaves it and nothing reaches it.
+      String port = hosts.npuIp(1, 1);
+      nft(1, "add table inet lwfault");
+      nft(1, "add chain inet lwfault in { type filter hook input priority 0; }");
+      nft(1, "add chain inet lwfault out { type filter hook output priority 0; }");
+      nft(1, "add rule inet lwfault in ip daddr " + port + " drop");
+      nft(1, "add rule inet lwfault out ip saddr " + port + " drop");
+      Set<String> npuNamed =
+          awaitNamed(Set.of(1), member(1), "self", Duration.ofSeconds((long) (3 * cover)));
+      npuNamed.addAll(
+          awaitNamed(
+              Set.of(0, 2, 3, 4, 5), 2, member(1), "peer", Duration.ofSeconds((long) (3 * cover))));
+      assertThat(npuNamed).as("hosts named while host 1's npu1 is dead").containsOnly(member(1));
+      assertThat(suspectNics(Set.of(0, 1, 2, 3, 4, 5)))
+          .as("the port named, never the host's own NIC or the other port")
+          .containsOnly("npu1");
+      JsonNode npuAlert =
+          LiveRules.awaitFiring(prometheus, "LinkwatchPeerNicFailing", Duration.ofSeconds(90));
+      assertThat(npuAlert)
+          .allSatisfy(
+              a -> {
+                assertThat(a.get("labels").get("instance").asText()).isEqualTo(member(1));
+                assertThat(a.get("annotations").get("summary").asText()).endsWith(" through npu1");
+              });
+      assertThat(StatusLine.await("http://" + member(1), "FAIL", Duration.ofSeconds(30)))
+          .startsWith("FAIL - network npu1: LW-PEER-NIC ");
+      nft(1, "delete table inet lwfault");
+      awaitClear(allHosts(), cover);
+      awaitAlertGone(prometheus, "LinkwatchPeerNicFailing");
 
       // 100 % loss on host 4's veth.
       nft(4, "add table inet lwfault");
@@ -195,13 +242,15 @@ class PeerNetnsLiveTest {
       awaitAll(
           "host 5 found down by every peer",
           Duration.ofSeconds((long) (2 * cover)),
-          i -> i == 5 || verdicts(i, "agent_down") == 1);
+          i -> i == 5 || verdicts(i, "eth0", "agent_down") == 1);
       for (int i = 0; i < 5; i++) {
         String m = agents.get(i).metrics();
         assertThat(value(m, "linkwatch_peer_probes_total{kind=\"sent\"}"))
             .as("host " + i + " goes on probing")
             .isGreaterThan(sentBefore[i] + 2);
-        assertThat(verdicts(i, "ok")).as("host " + i + " meets the other four").isEqualTo(4);
+        assertThat(verdicts(i, "eth0", "ok"))
+            .as("host " + i + " meets the other four")
+            .isEqualTo(4);
         assertThat(m).contains("suspect_host=\"" + member(5) + "\"").contains("agent_down");
       }
     }
@@ -313,6 +362,23 @@ class PeerNetnsLiveTest {
     return all;
   }
 
+  /** The NICs of the suspects the reachable agents among {@code hosts} name now. */
+  private Set<String> suspectNics(Set<Integer> hosts) throws Exception {
+    Set<String> out = new TreeSet<>();
+    Matcher x;
+    for (int i : hosts) {
+      if (agents.get(i).process().isAlive()) {
+        x =
+            Pattern.compile("linkwatch_peer_suspect\\{[^}]*suspect_nic=\"([^\"]*)\"")
+                .matcher(agents.get(i).metrics());
+        while (x.find()) {
+          out.add(x.group(1));
+        }
+      }
+    }
+    return out;
+  }
+
   /** "kind member" for each suspect the reachable agents among {@code hosts} name now. */
   private Set<String> suspects(Set<Integer> hosts) {
     Set<String> out = new TreeSet<>();
@@ -334,10 +400,16 @@ class PeerNetnsLiveTest {
     return out;
   }
 
-  private int verdicts(int host, String verdict) throws Exception {
+  /** The peers whose latest probe from {@code nic} had {@code verdict}. */
+  private int verdicts(int host, String nic, String verdict) throws Exception {
     String m = agents.get(host).metrics();
     Matcher x =
-        Pattern.compile("linkwatch_peer_paths\\{[^}]*verdict=\"" + verdict + "\"\\} (\\S+)")
+        Pattern.compile(
+                "linkwatch_peer_paths\\{src_nic=\""
+                    + nic
+                    + "\",verdict=\""
+                    + verdict
+                    + "\"\\} (\\S+)")
             .matcher(m);
     int n = 0;
     while (x.find()) {
@@ -372,19 +444,29 @@ class PeerNetnsLiveTest {
     }
     ExecutorService pool = Executors.newFixedThreadPool(HOSTS);
     List<Future<AgentProcess>> starting = new ArrayList<>();
+    String tool = Path.of(System.getenv("LINKWATCH_NATIVE_BUILD"), "hccn_tool").toString();
     for (int i = 0; i < HOSTS; i++) {
+      Path home = Files.createDirectories(dir.resolve("host-" + i));
+      StringBuilder addresses = new StringBuilder();
+      for (int d = 0; d < NPU_PORTS; d++) {
+        addresses.append("address_").append(d).append('=').append(hosts.npuIp(i, d)).append('\n');
+      }
+      Path hccnConf = Files.writeString(home.resolve("hccn.conf"), addresses);
       String source =
           i < 3
               ? "  static:\n" + members
               : "  http_sd: http://" + member(0) + "/api/v1/peers\n  http_sd_refresh: 2s\n";
       String config =
-          "passive:\n  enabled: false\n"
-              + "peers:\n  round: 4s\n  budget_per_hour: "
+          "passive:\n  enabled: false\n  hccn_tool: {command: "
+              + tool
+              + "}\n"
+              + "peers:\n  npu_ping: {enabled: true, hccn_conf: "
+              + hccnConf
+              + "}\n  round: 4s\n  budget_per_hour: "
               + BUDGET
               + "\n  timeout: 1s\n"
               + source
               + "probes:\n  topology: {enabled: false}\n";
-      Path home = Files.createDirectories(dir.resolve("host-" + i));
       int host = i;
       starting.add(
           pool.submit(
@@ -393,7 +475,9 @@ class PeerNetnsLiveTest {
                       home,
                       List.of("ip", "netns", "exec", ns(host)),
                       member(host),
-                      AgentProcess.onlyProbes(config))));
+                      AgentProcess.onlyProbes(config),
+                      // The sim's hccn_tool takes its ports' addresses from the same file.
+                      java.util.Map.of("LINKWATCH_SIM_HCCN_CONF", hccnConf.toString()))));
     }
     pool.shutdown();
     for (Future<AgentProcess> f : starting) {

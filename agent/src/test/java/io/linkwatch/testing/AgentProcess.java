@@ -85,14 +85,15 @@ public final class AgentProcess implements AutoCloseable {
    */
   public static AgentProcess startWrapped(
       Path dir, List<String> wrapper, String listen, String configYaml) throws Exception {
+    return startWrapped(dir, wrapper, listen, configYaml, Map.of());
+  }
+
+  /** As above, with {@code env} added to the agent's environment. */
+  public static AgentProcess startWrapped(
+      Path dir, List<String> wrapper, String listen, String configYaml, Map<String, String> env)
+      throws Exception {
     return launch(
-        dir,
-        SimFace.ASCEND,
-        configYaml,
-        Map.of(),
-        List.of("-XX:TieredStopAtLevel=1"),
-        wrapper,
-        listen);
+        dir, SimFace.ASCEND, configYaml, env, List.of("-XX:TieredStopAtLevel=1"), wrapper, listen);
   }
 
   private static AgentProcess launch(

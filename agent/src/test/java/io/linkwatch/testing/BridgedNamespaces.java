@@ -16,8 +16,10 @@ public final class BridgedNamespaces implements AutoCloseable {
   private final String id =
       Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
   private final String net;
+  private final String npuNet;
   private final List<String> made = new ArrayList<>();
   private boolean bridged;
+  private boolean npuBridged;
 
   /**
    * @param prefix a short tag of the test, in every name (interface names hold 15 characters)
@@ -25,7 +27,39 @@ public final class BridgedNamespaces implements AutoCloseable {
    */
   public BridgedNamespaces(String prefix, String firstOctets) {
     this.prefix = prefix;
-    this.net = firstOctets + "." + ThreadLocalRandom.current().nextInt(16, 250);
+    int third = ThreadLocalRandom.current().nextInt(16, 250);
+    this.net = firstOctets + "." + third;
+    this.npuNet = firstOctets + "." + (third < 128 ? third + 1 : third - 1);
+  }
+
+  /**
+   * A second fabric, as the NPUs' own RoCE ports are on a server: a bridge of its own and, in each
+   * of the first {@code hosts} namespaces, an interface {@code npu} joined to it by a veth pair,
+   * holding the addresses of {@code ports} devices ({@link #npuIp}). Call after {@link #make}.
+   */
+  public BridgedNamespaces makeNpuPlane(int hosts, int ports) throws Exception {
+    run("ip", "link", "add", npuBridge(), "type", "bridge");
+    npuBridged = true;
+    run("ip", "link", "set", npuBridge(), "up");
+    for (int i = 0; i < hosts; i++) {
+      String outside = prefix + "w" + id + i;
+      run("ip", "link", "add", outside, "type", "veth", "peer", "name", "npu", "netns", ns(i));
+      run("ip", "link", "set", outside, "master", npuBridge(), "up");
+      for (int d = 0; d < ports; d++) {
+        run("ip", "-n", ns(i), "addr", "add", npuIp(i, d) + "/24", "dev", "npu");
+      }
+      run("ip", "-n", ns(i), "link", "set", "npu", "up");
+    }
+    return this;
+  }
+
+  public String npuBridge() {
+    return prefix + "n" + id;
+  }
+
+  /** Host {@code i}'s device {@code d}'s port address on the NPU fabric (up to 16 ports). */
+  public String npuIp(int i, int d) {
+    return npuNet + "." + (i * 16 + d + 1);
   }
 
   /** Makes the bridge and {@code hosts} namespaces on it, {@code 0..hosts-1}. */
@@ -111,6 +145,9 @@ public final class BridgedNamespaces implements AutoCloseable {
       }
       if (bridged) {
         new ProcessBuilder("ip", "link", "del", bridge()).start().waitFor();
+      }
+      if (npuBridged) {
+        new ProcessBuilder("ip", "link", "del", npuBridge()).start().waitFor();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
