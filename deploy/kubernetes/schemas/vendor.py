@@ -35,6 +35,8 @@ K8S_KINDS = [
     "secret-v1",
     "service-v1",
     "daemonset-apps-v1",
+    "role-rbac-v1",
+    "rolebinding-rbac-v1",
 ]
 CRDS = {
     "servicemonitors": "servicemonitor",

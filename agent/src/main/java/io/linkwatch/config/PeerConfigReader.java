@@ -58,12 +58,17 @@ final class PeerConfigReader {
       s.rejectUnknown();
       slurm = Optional.of(new PeerConfig.Slurm(Optional.ofNullable(partition), port, slurmRefresh));
     }
+    Optional<PeerConfig.Kubernetes> kubernetes =
+        node.has("kubernetes")
+            ? Optional.of(kubernetes(node.mapping("kubernetes")))
+            : Optional.empty();
     List<String> sources = new ArrayList<>();
     if (!members.isEmpty()) {
       sources.add("static");
     }
     httpSd.ifPresent(u -> sources.add("http_sd"));
     slurm.ifPresent(x -> sources.add("slurm"));
+    kubernetes.ifPresent(x -> sources.add("kubernetes"));
     if (sources.size() > 1) {
       node.problem(
           sources.get(1),
@@ -94,7 +99,8 @@ final class PeerConfigReader {
     if (collective.isPresent() && sources.isEmpty()) {
       node.problem(
           "collective",
-          "needs the members to run with: set peers.static, peers.http_sd or peers.slurm");
+          "needs the members to run with: set peers.static, peers.http_sd, peers.slurm or"
+              + " peers.kubernetes");
     }
     PeerConfig.NpuPing npuPing =
         node.has("npu_ping") ? npuPing(node.mapping("npu_ping")) : d.npuPing();
@@ -105,6 +111,7 @@ final class PeerConfigReader {
         httpSd,
         refresh,
         slurm,
+        kubernetes,
         self,
         round,
         budget,
@@ -152,6 +159,74 @@ final class PeerConfigReader {
           }
         });
     return file;
+  }
+
+  /**
+   * {@code peers.kubernetes}: the Service is required; the files and the API server are not looked
+   * at here (they exist only in the pod; a poll that cannot read them says so).
+   */
+  private static PeerConfig.Kubernetes kubernetes(ConfigNode k) {
+    String service = k.scalar("service", null, PeerConfigReader::name);
+    if (!k.has("service")) {
+      k.problem("service", "is required: the Service over the agents' pods (e.g. linkwatch)");
+    }
+    String namespace = k.scalar("namespace", null, PeerConfigReader::name);
+    String port = k.scalar("port", PeerConfig.Kubernetes.DEFAULT_PORT, PeerConfigReader::portName);
+    Duration refresh = k.scalar("refresh", PeerConfig.Kubernetes.DEFAULT_REFRESH, Durations::parse);
+    if (refresh.toMillis() < 1000) {
+      k.problem("refresh", Durations.format(refresh) + " is below 1s");
+    }
+    URI apiServer = k.scalar("api_server", null, PeerConfigReader::httpsUrl);
+    Path token =
+        k.scalar("token_file", PeerConfig.Kubernetes.DEFAULT_TOKEN_FILE, PeerConfigReader::path);
+    Path ca = k.scalar("ca_file", PeerConfig.Kubernetes.DEFAULT_CA_FILE, PeerConfigReader::path);
+    k.rejectUnknown();
+    return new PeerConfig.Kubernetes(
+        service == null ? "" : service,
+        Optional.ofNullable(namespace),
+        port,
+        refresh,
+        Optional.ofNullable(apiServer),
+        token,
+        ca);
+  }
+
+  /** A Service's or namespace's name: a DNS label (RFC 1123), as Kubernetes requires. */
+  private static String name(String text) {
+    String t = text.strip();
+    if (!t.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is not a Kubernetes name (lower-case letters, digits and '-', 63 at most)");
+    }
+    return t;
+  }
+
+  /** An endpoint port's name: an IANA service name, as the Service's {@code ports[].name}. */
+  private static String portName(String text) {
+    String t = text.strip();
+    if (!t.matches("[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?")) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a port name (lower-case letters, digits and '-', 15 at most)");
+    }
+    return t;
+  }
+
+  private static Path path(String text) {
+    if (text.isBlank()) {
+      throw new IllegalArgumentException("is empty");
+    }
+    return Path.of(text.strip());
+  }
+
+  private static URI httpsUrl(String text) {
+    URI uri = httpUrl(text);
+    if (!"https".equals(uri.getScheme())) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not an https:// URL (the token is never sent in the clear)");
+    }
+    return uri;
   }
 
   /** {@code peers.collective}; its presence turns the two-host runs on. */

@@ -1,27 +1,20 @@
 package io.linkwatch.config;
 
 import io.linkwatch.util.IoReasons;
+import io.linkwatch.util.PemTrust;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.KeyManager;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509KeyManager;
 
@@ -55,20 +48,7 @@ public final class TlsFiles {
    * @throws IllegalArgumentException naming the file and what is wrong
    */
   public static List<X509Certificate> certificates(WebConfig.Pem source) {
-    byte[] pem = read(source);
-    String file = source.describe();
-    Collection<? extends Certificate> certs;
-    try {
-      certs =
-          CertificateFactory.getInstance("X.509")
-              .generateCertificates(new ByteArrayInputStream(pem));
-    } catch (CertificateException e) {
-      throw new IllegalArgumentException(file + ": not a PEM certificate: " + e.getMessage());
-    }
-    if (certs.isEmpty()) {
-      throw new IllegalArgumentException(file + ": holds no PEM certificate");
-    }
-    return certs.stream().map(X509Certificate.class::cast).toList();
+    return PemTrust.certificates(read(source), source.describe());
   }
 
   /**
@@ -88,30 +68,7 @@ public final class TlsFiles {
   /** The JDK's PKIX check against {@code cas}, or against the JDK's trusted CAs when none. */
   public static X509ExtendedTrustManager pkix(List<X509Certificate> cas)
       throws GeneralSecurityException {
-    TrustManagerFactory f =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    f.init(cas.isEmpty() ? null : trustStore(cas));
-    for (TrustManager tm : f.getTrustManagers()) {
-      if (tm instanceof X509ExtendedTrustManager x) {
-        return x;
-      }
-    }
-    throw new GeneralSecurityException("the JDK has no X.509 trust manager");
-  }
-
-  /** A key store holding {@code certs} as trusted entries. */
-  private static KeyStore trustStore(List<? extends Certificate> certs)
-      throws GeneralSecurityException {
-    KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-    try {
-      ks.load(null, null);
-    } catch (IOException e) {
-      throw new GeneralSecurityException(e);
-    }
-    for (int i = 0; i < certs.size(); i++) {
-      ks.setCertificateEntry("ca" + i, certs.get(i));
-    }
-    return ks;
+    return PemTrust.pkix(cas);
   }
 
   /**

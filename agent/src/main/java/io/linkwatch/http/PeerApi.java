@@ -46,7 +46,8 @@ final class PeerApi {
       ctx.response()
           .setStatusCode(404)
           .putHeader("Content-Type", "text/plain")
-          .end("peers are not configured here (peers.static, peers.http_sd or peers.slurm)\n");
+          .end(
+              "peers are not configured here (peers.static, peers.http_sd, peers.slurm or peers.kubernetes)\n");
       return;
     }
     ctx.response()

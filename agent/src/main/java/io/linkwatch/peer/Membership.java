@@ -5,7 +5,10 @@ import java.util.List;
 
 /** Where the members come from: a static list, or a source read again and again. */
 public interface Membership extends AutoCloseable {
-  /** {@code static}, {@code http_sd} or {@code slurm}: the label and log word for the source. */
+  /**
+   * {@code static}, {@code http_sd}, {@code slurm} or {@code kubernetes}: the label and log word
+   * for the source.
+   */
   String source();
 
   /** The members now; empty before a first read succeeded. */
@@ -27,6 +30,9 @@ public interface Membership extends AutoCloseable {
   static Membership of(PeerConfig config) {
     if (config.slurm().isPresent()) {
       return SlurmMembership.start(config.slurm().get());
+    }
+    if (config.kubernetes().isPresent()) {
+      return KubernetesMembership.start(config.kubernetes().get());
     }
     if (config.httpSd().isPresent()) {
       return HttpSdMembership.start(config.httpSd().get(), config.httpSdRefresh());

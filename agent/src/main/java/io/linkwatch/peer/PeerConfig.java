@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param httpSd {@code peers.http_sd}: a Prometheus HTTP service-discovery URL listing the members
  * @param httpSdRefresh how often that URL is read again
  * @param slurm {@code peers.slurm}: the members are Slurm's nodes
+ * @param kubernetes {@code peers.kubernetes}: the members are the ready endpoints of a Service
  * @param self {@code peers.self}: this host as the member list names it ({@code host:port}); empty:
  *     the member whose address is one of this machine's and whose port is the agent's
  * @param round the shortest round: each round a member meets one or two partners (more under a
@@ -34,6 +35,7 @@ public record PeerConfig(
     Optional<URI> httpSd,
     Duration httpSdRefresh,
     Optional<Slurm> slurm,
+    Optional<Kubernetes> kubernetes,
     Optional<String> self,
     Duration round,
     int budgetPerHour,
@@ -66,6 +68,7 @@ public record PeerConfig(
           List.of(),
           Optional.empty(),
           DEFAULT_REFRESH,
+          Optional.empty(),
           Optional.empty(),
           Optional.empty(),
           DEFAULT_ROUND,
@@ -163,9 +166,44 @@ public record PeerConfig(
     public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(5);
   }
 
+  /**
+   * The members from a Kubernetes Service: the ready endpoints of its EndpointSlices (label {@code
+   * kubernetes.io/service-name}), each on the endpoint port of that name, read from the API server
+   * with the pod's service-account token.
+   *
+   * @param service the Service (headless, over the agents' DaemonSet)
+   * @param namespace its namespace; empty: the pod's own, from {@code namespace} beside the token
+   * @param port the name of the endpoint port the agents listen on
+   * @param refresh how often the slices are read again
+   * @param apiServer the API server's base URL; empty: {@code https://$KUBERNETES_SERVICE_HOST:
+   *     $KUBERNETES_SERVICE_PORT}, as in a pod
+   * @param tokenFile the bearer token, read again for every request (bound tokens rotate)
+   * @param caFile the CA the API server's certificate is checked against
+   */
+  public record Kubernetes(
+      String service,
+      Optional<String> namespace,
+      String port,
+      Duration refresh,
+      Optional<java.net.URI> apiServer,
+      java.nio.file.Path tokenFile,
+      java.nio.file.Path caFile) {
+    /** Where the kubelet mounts a pod's service-account token, CA and namespace. */
+    public static final java.nio.file.Path SERVICE_ACCOUNT =
+        java.nio.file.Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+
+    public static final String DEFAULT_PORT = "metrics";
+    public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(1);
+    public static final java.nio.file.Path DEFAULT_TOKEN_FILE = SERVICE_ACCOUNT.resolve("token");
+    public static final java.nio.file.Path DEFAULT_CA_FILE = SERVICE_ACCOUNT.resolve("ca.crt");
+  }
+
   /** Whether any membership source is configured: without one the agent probes no peer. */
   public boolean enabled() {
-    return !staticMembers.isEmpty() || httpSd.isPresent() || slurm.isPresent();
+    return !staticMembers.isEmpty()
+        || httpSd.isPresent()
+        || slurm.isPresent()
+        || kubernetes.isPresent();
   }
 
   /** The probes a member plans for an hour: a quarter of the budget (see {@link #MIN_BUDGET}). */

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * What the peer prober knows now, for {@code /metrics} and the API.
  *
- * @param source where the members came from ({@code static}, {@code http_sd})
+ * @param source where the members came from ({@code static}, {@code http_sd}, {@code slurm}, {@code
+ *     kubernetes})
  * @param members the members as last read
  * @param self this host among them; null when it is not one (it then probes nobody)
  * @param selfNic this host's interface towards most of its peers, where known

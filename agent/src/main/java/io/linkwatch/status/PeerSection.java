@@ -14,7 +14,7 @@ import java.util.Map;
  * host among them, its peers by verdict over the last cover period, and whom its evidence names
  * ({@code docs/peers.md}).
  *
- * @param source {@code static}, {@code http_sd} or {@code slurm}
+ * @param source {@code static}, {@code http_sd}, {@code slurm} or {@code kubernetes}
  * @param members members known
  * @param self this host's member name; null when it is not a member (it then probes nobody)
  * @param roundSeconds a round's length; null without a plan

@@ -94,8 +94,8 @@ class PeerConfigReaderTest {
                 + "f.yaml: peers.timeout: 1m must be from 10ms to 30s\n"
                 + "f.yaml: peers.echos: unknown key, did you mean 'echoes'? (valid here:"
                 + " budget_per_hour, collective, echoes, http_config_file, http_sd,"
-                + " http_sd_refresh, loss_threshold, npu_ping, payload_bytes, round, self, slurm,"
-                + " static, timeout)");
+                + " http_sd_refresh, kubernetes, loss_threshold, npu_ping, payload_bytes, round,"
+                + " self, slurm, static, timeout)");
   }
 
   @Test
@@ -144,6 +144,88 @@ class PeerConfigReaderTest {
         .hasMessage(
             "f.yaml: peers.slurm.port: is required while listen's port is 0 (chosen at start)\n"
                 + "f.yaml: peers.slurm.refresh: 10ms is below 1s");
+  }
+
+  @Test
+  void kubernetesNeedsTheServiceAndDefaultsToThePodsServiceAccount() {
+    PeerConfig p =
+        ConfigLoader.parse("f.yaml", "peers:\n  kubernetes: {service: linkwatch}\n").peers();
+    assertThat(p.enabled()).isTrue();
+    assertThat(p.kubernetes())
+        .contains(
+            new PeerConfig.Kubernetes(
+                "linkwatch",
+                Optional.empty(),
+                "metrics",
+                Duration.ofMinutes(1),
+                Optional.empty(),
+                Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"),
+                Path.of("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt")));
+    PeerConfig all =
+        ConfigLoader.parse(
+                "f.yaml",
+                """
+                peers:
+                  kubernetes:
+                    service: agents
+                    namespace: monitoring
+                    port: lw
+                    refresh: 30s
+                    api_server: https://10.0.0.1:6443
+                    token_file: /etc/linkwatch/k8s/token
+                    ca_file: /etc/linkwatch/k8s/ca.crt
+                """)
+            .peers();
+    assertThat(all.kubernetes())
+        .contains(
+            new PeerConfig.Kubernetes(
+                "agents",
+                Optional.of("monitoring"),
+                "lw",
+                Duration.ofSeconds(30),
+                Optional.of(URI.create("https://10.0.0.1:6443")),
+                Path.of("/etc/linkwatch/k8s/token"),
+                Path.of("/etc/linkwatch/k8s/ca.crt")));
+    assertThat(PeerConfig.NONE.kubernetes()).isEmpty();
+  }
+
+  @Test
+  void kubernetesMistakesAreNamed() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml",
+                    """
+                    peers:
+                      kubernetes:
+                        namespace: Linkwatch
+                        port: metrics_port
+                        refresh: 500ms
+                        api_server: http://10.0.0.1:6443
+                        token_file: ""
+                        servce: linkwatch
+                    """))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "f.yaml: peers.kubernetes.service: is required: the Service over the agents' pods"
+                + " (e.g. linkwatch)\n"
+                + "f.yaml: peers.kubernetes.namespace: 'Linkwatch' is not a Kubernetes name"
+                + " (lower-case letters, digits and '-', 63 at most)\n"
+                + "f.yaml: peers.kubernetes.port: 'metrics_port' is not a port name (lower-case"
+                + " letters, digits and '-', 15 at most)\n"
+                + "f.yaml: peers.kubernetes.refresh: 500ms is below 1s\n"
+                + "f.yaml: peers.kubernetes.api_server: 'http://10.0.0.1:6443' is not an https://"
+                + " URL (the token is never sent in the clear)\n"
+                + "f.yaml: peers.kubernetes.token_file: is empty\n"
+                + "f.yaml: peers.kubernetes.servce: unknown key, did you mean 'service'? (valid"
+                + " here: api_server, ca_file, namespace, port, refresh, service, token_file)");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    "f.yaml", "peers:\n  slurm: {port: 1}\n  kubernetes: {service: linkwatch}\n"))
+        .hasMessage(
+            "f.yaml: peers.kubernetes: and peers.slurm are both set: the members come from one"
+                + " source; drop one");
   }
 
   @Test
@@ -236,7 +318,7 @@ class PeerConfigReaderTest {
     assertThatThrownBy(() -> ConfigLoader.parse("f.yaml", "peers:\n  collective: {}\n"))
         .hasMessage(
             "f.yaml: peers.collective: needs the members to run with: set peers.static,"
-                + " peers.http_sd or peers.slurm");
+                + " peers.http_sd, peers.slurm or peers.kubernetes");
   }
 
   @Test

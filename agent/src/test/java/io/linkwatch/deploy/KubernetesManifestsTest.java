@@ -61,7 +61,11 @@ class KubernetesManifestsTest {
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String version = apiVersion.substring(slash + 1);
-    // The vendored core schemas' group is the API group's first label (apps, not apps.k8s.io).
+    // The vendored core schemas' group is the API group's first label (rbac, not
+    // rbac.authorization.k8s.io); the CRDs' is the whole group (monitoring.coreos.com).
+    if (group.endsWith(".k8s.io")) {
+      group = group.substring(0, group.indexOf('.'));
+    }
     return kind + "-" + (group.isEmpty() ? "" : group + "-") + version;
   }
 
@@ -155,7 +159,9 @@ class KubernetesManifestsTest {
             "Service",
             "DaemonSet",
             "ServiceMonitor",
-            "PrometheusRule");
+            "PrometheusRule",
+            "Role",
+            "RoleBinding");
     List<String> problems = new ArrayList<>();
     docs.forEach(d -> problems.addAll(validate(d)));
     assertThat(problems).isEmpty();
@@ -266,6 +272,85 @@ class KubernetesManifestsTest {
     }
     assertThat(ds.at("/spec/template/spec/containers/0/args").toString())
         .contains(overlay.equals("ascend") ? "\"ascend\"" : "\"cuda\"");
+  }
+
+  /**
+   * peers.kubernetes as shipped: the agents' config names the Service and its port, the pod mounts
+   * its service-account token, and the RoleBinding gives that service account exactly what the
+   * agent calls (get/list/watch on EndpointSlices, in its own namespace) and nothing more.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ascend", "nvidia"})
+  void theAgentsMayListTheirServicesEndpointSlicesAndNothingElse(String overlay) throws Exception {
+    List<JsonNode> docs = render(overlay);
+    JsonNode ds = only(docs, "DaemonSet");
+    JsonNode service = only(docs, "Service");
+    JsonNode role = only(docs, "Role");
+    JsonNode binding = only(docs, "RoleBinding");
+    JsonNode pod = ds.at("/spec/template/spec");
+    String account = pod.path("serviceAccountName").asText();
+    assertThat(account).isEqualTo(only(docs, "ServiceAccount").at("/metadata/name").asText());
+    assertThat(pod.path("automountServiceAccountToken").asBoolean())
+        .as("the token is mounted")
+        .isTrue();
+    String namespace = ds.at("/metadata/namespace").asText();
+    assertThat(role.at("/metadata/namespace").asText()).isEqualTo(namespace);
+    assertThat(binding.at("/metadata/namespace").asText()).isEqualTo(namespace);
+    assertThat(binding.at("/roleRef/kind").asText()).isEqualTo("Role");
+    assertThat(binding.at("/roleRef/name").asText()).isEqualTo(role.at("/metadata/name").asText());
+    assertThat(binding.at("/subjects").toString())
+        .isEqualTo(
+            YAML.createArrayNode()
+                .add(
+                    YAML.createObjectNode()
+                        .put("kind", "ServiceAccount")
+                        .put("name", account)
+                        .put("namespace", namespace))
+                .toString());
+    assertThat(role.at("/rules").toString())
+        .isEqualTo(
+            YAML.readTree(
+                    "[{apiGroups: [discovery.k8s.io], resources: [endpointslices],"
+                        + " verbs: [get, list, watch]}]")
+                .toString());
+    JsonNode config =
+        docs.stream()
+            .filter(d -> d.at("/metadata/name").asText().startsWith("linkwatch-config"))
+            .findFirst()
+            .orElseThrow();
+    JsonNode peers = YAML.readTree(config.at("/data/linkwatch.yaml").asText()).path("peers");
+    assertThat(peers.at("/kubernetes/service").asText())
+        .isEqualTo(service.at("/metadata/name").asText());
+    assertThat(
+            peers
+                .at("/kubernetes/port")
+                .asText(io.linkwatch.peer.PeerConfig.Kubernetes.DEFAULT_PORT))
+        .isEqualTo(service.at("/spec/ports/0/name").asText());
+    assertThat(service.at("/spec/clusterIP").asText()).isEqualTo("None");
+    // The agents' pods are the Service's endpoints, and the config loads as shipped.
+    JsonNode podLabels = ds.at("/spec/template/metadata/labels");
+    service
+        .at("/spec/selector")
+        .fields()
+        .forEachRemaining(e -> assertThat(podLabels.path(e.getKey())).isEqualTo(e.getValue()));
+    // The peers section loads as shipped (the rest names files that exist only in the pod).
+    assertThat(
+            io.linkwatch.config.ConfigLoader.parse(
+                    "linkwatch.yaml",
+                    YAML.writeValueAsString(YAML.createObjectNode().set("peers", peers)))
+                .peers()
+                .kubernetes())
+        .isPresent();
+  }
+
+  @Test
+  void aBrokenRoleFails() throws Exception {
+    ObjectNode role = (ObjectNode) only(render("ascend"), "Role").deepCopy();
+    ((ObjectNode) role.at("/rules/0")).remove("verbs");
+    ((ObjectNode) role.at("/rules/0")).put("resource", "endpointslices");
+    assertThat(String.join("\n", validate(role)))
+        .contains("required property 'verbs' not found")
+        .contains("property 'resource' is not defined in the schema");
   }
 
   /**

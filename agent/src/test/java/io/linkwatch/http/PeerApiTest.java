@@ -81,7 +81,7 @@ class PeerApiTest {
         assertThat(r.statusCode()).as(path).isEqualTo(404);
         assertThat(r.body())
             .isEqualTo(
-                "peers are not configured here (peers.static, peers.http_sd or peers.slurm)\n");
+                "peers are not configured here (peers.static, peers.http_sd, peers.slurm or peers.kubernetes)\n");
       }
     } finally {
       http.close();
