@@ -67,6 +67,10 @@ class PeerApiTest {
       assertThat(id.getString("rail")).isEqualTo("r0");
       assertThat(id.getString("hostname")).isNotBlank();
       assertThat(id.getJsonArray("nics")).isNotNull();
+      // The NPU ports, as a peer's pinger reads them back.
+      assertThat(id.getJsonArray("npu_ports").getJsonObject(1).getString("nic")).isEqualTo("npu1");
+      assertThat(io.linkwatch.peer.PeerIdentitiesAccess.npuPorts(id.encode()))
+          .containsExactly(Map.entry(0, "10.10.100.10"), Map.entry(1, "10.10.100.11"));
     } finally {
       http.close();
     }

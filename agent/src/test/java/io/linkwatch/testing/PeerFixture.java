@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * Probes between servers as one agent knows them, fixed: node-01 of three members; node-02 (under
- * its switch) failed and was named after a second pass through node-03, which answered.
+ * its switch) failed and was named after a second pass through node-03, which answered; node-01's
+ * first NPU port pinged node-03's.
  */
 public final class PeerFixture {
   private PeerFixture() {}
@@ -80,6 +81,39 @@ public final class PeerFixture {
         null,
         0,
         0,
-        PeerSnapshot.NpuPaths.NONE);
+        npu(at));
+  }
+
+  /** node-01's two NPU ports; its first pinged node-03's first, every echo back. */
+  private static PeerSnapshot.NpuPaths npu(Instant at) {
+    PathResult ping =
+        new PathResult(
+            "node-03:10187",
+            "npu0",
+            "npu0",
+            3,
+            3,
+            6.1e-5,
+            6.7e-5,
+            1.83e-4,
+            false,
+            Double.NaN,
+            null,
+            at,
+            false,
+            PathVerdict.OK,
+            -1);
+    Map<String, Long> pings = new LinkedHashMap<>();
+    pings.put("sent", 2L);
+    pings.put("second_pass", 0L);
+    pings.put("recheck", 0L);
+    pings.put("skipped_busy", 0L);
+    pings.put("failed", 0L);
+    return new PeerSnapshot.NpuPaths(
+        new java.util.TreeMap<>(Map.of(0, "10.10.100.10", 1, "10.10.100.11")),
+        List.of(ping),
+        List.of(ping),
+        pings,
+        null);
   }
 }
