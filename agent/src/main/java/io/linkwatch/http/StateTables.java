@@ -206,7 +206,8 @@ final class StateTables {
                     Locale.ROOT,
                     "; a round every %.0f s, every pair met within %.0f s",
                     p.roundSeconds(),
-                    p.coverSeconds()));
+                    p.coverSeconds()))
+            + npuSummary(p);
     List<PeerCount> counts = new ArrayList<>();
     p.paths()
         .forEach(
@@ -245,6 +246,20 @@ final class StateTables {
         p.membershipError(),
         pairs,
         !pairs.isEmpty());
+  }
+
+  /** {@code ; NPU ports: 10 paths ok, 2 failing}, and why they cannot ping; empty without. */
+  private static String npuSummary(PeerSection p) {
+    if (p.npuPaths().isEmpty()) {
+      return "";
+    }
+    int ok = p.npuPaths().getOrDefault("ok", 0);
+    int all = p.npuPaths().values().stream().mapToInt(Integer::intValue).sum();
+    return "; NPU ports: "
+        + ok
+        + " paths ok"
+        + (all > ok ? ", " + (all - ok) + " failing" : "")
+        + (p.npuError() == null ? "" : " (cannot ping: " + p.npuError() + ")");
   }
 
   /** Every target's last run and next one, and the probes that do not apply here. */

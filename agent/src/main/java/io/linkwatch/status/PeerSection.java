@@ -24,6 +24,10 @@ import java.util.Map;
  * @param membershipError why the last membership read failed; null when it did not
  * @param pairs the last two-host run of each probe with each partner this host probes ({@code
  *     peers.collective}); empty without it
+ * @param npuPaths the NPU ports' paths by the verdict of their latest ping within the cover period
+ *     ({@code ok}, {@code lossy}, {@code unreachable}); empty where this host pings from none
+ * @param npuError why this host's NPU ports could not ping when they last tried; null when they
+ *     could
  */
 public record PeerSection(
     String source,
@@ -34,7 +38,9 @@ public record PeerSection(
     Map<String, Integer> paths,
     List<Suspect> suspects,
     String membershipError,
-    List<PairEntry> pairs) {
+    List<PairEntry> pairs,
+    Map<String, Integer> npuPaths,
+    String npuError) {
 
   /**
    * One member named.
@@ -52,6 +58,7 @@ public record PeerSection(
     paths = paths == null ? Map.of() : java.util.Collections.unmodifiableMap(paths);
     suspects = suspects == null ? List.of() : List.copyOf(suspects);
     pairs = pairs == null ? List.of() : List.copyOf(pairs);
+    npuPaths = npuPaths == null ? Map.of() : java.util.Collections.unmodifiableMap(npuPaths);
   }
 
   public static PeerSection of(PeerSnapshot s, List<PairEntry> pairs) {
@@ -61,6 +68,16 @@ public record PeerSection(
     }
     for (PathResult r : s.window()) {
       paths.merge(r.verdict().id(), 1, Integer::sum);
+    }
+    Map<String, Integer> npuPaths = new LinkedHashMap<>();
+    if (!s.npu().ports().isEmpty() || s.npu().error() != null) {
+      // An NPU port's ping has no TCP connect: only these three verdicts.
+      for (PathVerdict v : List.of(PathVerdict.OK, PathVerdict.LOSSY, PathVerdict.UNREACHABLE)) {
+        npuPaths.put(v.id(), 0);
+      }
+      for (PathResult r : s.npu().window()) {
+        npuPaths.merge(r.verdict().id(), 1, Integer::sum);
+      }
     }
     List<Suspect> suspects = new ArrayList<>();
     for (PeerFindings.Suspect x : s.suspects()) {
@@ -75,6 +92,8 @@ public record PeerSection(
         paths,
         suspects,
         s.membershipError(),
-        pairs);
+        pairs,
+        npuPaths,
+        s.npu().error());
   }
 }

@@ -94,7 +94,9 @@ class StatusPageTest {
                     clock.instant().minusSeconds(1830),
                     List.of(
                         new io.linkwatch.probe.collective.AllreduceBusBandwidth(
-                            "0", 64L << 20, 2.1e10, 2.1e10)))));
+                            "0", 64L << 20, 2.1e10, 2.1e10)))),
+            Map.of("ok", 12, "lossy", 0, "unreachable", 2),
+            null);
     String page =
         new StatusPage(Expectations.of(List.of()))
             .render(
@@ -105,7 +107,7 @@ class StatusPageTest {
     assertThat(page)
         .contains(
             "8 members from static; this host is n-01:10187; a round every 60 s, every pair met"
-                + " within 420 s")
+                + " within 420 s; NPU ports: 12 paths ok, 2 failing")
         .contains("<tr data-verdict=\"unreachable\"><td>unreachable<td class=\"cell low\">3</tr>")
         .contains("<tr data-verdict=\"ok\"><td>ok<td class=\"cell ok\">4</tr>")
         .contains(
