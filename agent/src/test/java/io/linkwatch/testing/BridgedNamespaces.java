@@ -20,6 +20,7 @@ public final class BridgedNamespaces implements AutoCloseable {
   private final List<String> made = new ArrayList<>();
   private boolean bridged;
   private boolean npuBridged;
+  private boolean switched;
 
   /**
    * @param prefix a short tag of the test, in every name (interface names hold 15 characters)
@@ -51,6 +52,40 @@ public final class BridgedNamespaces implements AutoCloseable {
       run("ip", "-n", ns(i), "link", "set", "npu", "up");
     }
     return this;
+  }
+
+  /**
+   * Moves hosts {@code first} to {@code hosts - 1} under a second switch: a bridge of their own,
+   * joined to the first by an uplink (a veth pair), as two top-of-rack switches are. Call after
+   * {@link #make}; the test's own address stays on the first.
+   */
+  public BridgedNamespaces secondSwitch(int first, int hosts) throws Exception {
+    run("ip", "link", "add", secondBridge(), "type", "bridge");
+    switched = true;
+    run("ip", "link", "set", secondBridge(), "up");
+    run("ip", "link", "add", uplink(), "type", "veth", "peer", "name", prefix + "U" + id);
+    run("ip", "link", "set", uplink(), "master", bridge(), "up");
+    run("ip", "link", "set", prefix + "U" + id, "master", secondBridge(), "up");
+    for (int i = first; i < hosts; i++) {
+      run("ip", "link", "set", veth(i), "master", secondBridge());
+    }
+    return this;
+  }
+
+  public String secondBridge() {
+    return prefix + "s" + id;
+  }
+
+  private String uplink() {
+    return prefix + "u" + id;
+  }
+
+  /**
+   * The second switch fails ({@code false}: nothing crosses it, between its own hosts or to the
+   * rest) or comes back ({@code true}).
+   */
+  public void secondSwitchUp(boolean up) throws Exception {
+    run("ip", "link", "set", secondBridge(), up ? "up" : "down");
   }
 
   public String npuBridge() {
@@ -145,6 +180,10 @@ public final class BridgedNamespaces implements AutoCloseable {
       }
       if (bridged) {
         new ProcessBuilder("ip", "link", "del", bridge()).start().waitFor();
+      }
+      if (switched) {
+        new ProcessBuilder("ip", "link", "del", uplink()).start().waitFor();
+        new ProcessBuilder("ip", "link", "del", secondBridge()).start().waitFor();
       }
       if (npuBridged) {
         new ProcessBuilder("ip", "link", "del", npuBridge()).start().waitFor();

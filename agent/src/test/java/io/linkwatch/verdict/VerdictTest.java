@@ -130,6 +130,40 @@ class VerdictTest {
                     .isEqualTo(
                         "4 of 5 peers failed (lossy); port nic mlx5_0 port 1: up, 400 Gb/s,"
                             + " counters symbol_error 37, switch leaf-3 port Ethernet1/7"));
+
+    // An NPU port that fails to its peers' same port: that port is named, with what hccn_tool
+    // reads of it.
+    status
+        .getAsJsonObject("peers")
+        .add(
+            "suspects",
+            JsonParser.parseString(
+                """
+                [{"kind": "self", "host": "n-01:10187", "nic": "npu1", "verdict": "unreachable",
+                  "evidence": "5 of 5 peers failed (unreachable)"}]
+                """));
+    status
+        .getAsJsonObject("passive")
+        .add(
+            "nic_ports",
+            JsonParser.parseString(
+                """
+                [{"source": "hccn_tool", "nic": "npu1", "port": 0, "link_layer": "Ethernet",
+                  "state": "ACTIVE", "up": true, "was_up": true, "speed_bits_per_second": 4.0E11,
+                  "errors": {"roce_rx_err_pkt": 12},
+                  "lldp_system": "leaf-3", "lldp_port": "400GE1/0/2"}]
+                """));
+    assertThat(judge(status).firstLine("FAIL"))
+        .startsWith("FAIL - network npu1: LW-PEER-NIC 5 of 5 peers failed (unreachable)");
+    assertThat(judge(status).findings())
+        .filteredOn(f -> f.code().equals("LW-PEER-NIC"))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.detail())
+                    .isEqualTo(
+                        "5 of 5 peers failed (unreachable); port nic npu1 port 0: up, 400 Gb/s,"
+                            + " counters roce_rx_err_pkt 12, switch leaf-3 port 400GE1/0/2"));
   }
 
   /**
