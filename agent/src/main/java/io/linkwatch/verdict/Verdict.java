@@ -504,7 +504,13 @@ public record Verdict(State state, List<Finding> findings, String summary, List<
                 s.evidence() + portEvidence(passive, s.nic())));
       } else {
         // A switch every path through which failed is named as it, once, not as its hosts.
-        notes.add((s.kind().equals("tor") ? "switch " : "peer ") + s.host() + ": " + s.evidence());
+        // A peer's interface, where known, says which of its ports: an NPU port's pings name it.
+        notes.add(
+            (s.kind().equals("tor") ? "switch " : "peer ")
+                + s.host()
+                + (s.nic() == null || s.nic().isEmpty() ? "" : " (" + s.nic() + ")")
+                + ": "
+                + s.evidence());
       }
     }
     // A failed two-host run is a note: one pair alone cannot tell its two ends apart (the fleet's

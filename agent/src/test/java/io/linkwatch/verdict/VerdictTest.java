@@ -75,7 +75,9 @@ class VerdictTest {
                "verdict": "unreachable",
                "evidence": "unreachable from here while 4 other peers answered"},
               {"kind": "tor", "host": "rack-07", "nic": null, "verdict": "unreachable",
-               "evidence": "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered"}],
+               "evidence": "all 3 peers under it failed (unreachable) while 4 peers elsewhere answered"},
+              {"kind": "peer", "host": "n-06:10187", "nic": "npu3", "verdict": "unreachable",
+               "evidence": "unreachable from here while 2 other peers answered"}],
              "pairs": [{"probe": "peer_allreduce", "src_host": "n-01:10187", "dst_host": "n-02:10187",
                "result": "error", "error": "on n-02:10187: HcclAllReduce returned 9: timeout",
                "last_run": "2026-12-04T01:00:00Z", "ok": false, "figures_at": null, "figures": []},
@@ -90,6 +92,7 @@ class VerdictTest {
             "peer n-05:10187: unreachable from here while 4 other peers answered",
             "switch rack-07: all 3 peers under it failed (unreachable) while 4 peers elsewhere"
                 + " answered",
+            "peer n-06:10187 (npu3): unreachable from here while 2 other peers answered",
             "peer_allreduce with n-02:10187: last run error (on n-02:10187: HcclAllReduce returned"
                 + " 9: timeout)");
 
