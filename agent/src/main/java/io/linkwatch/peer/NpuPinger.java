@@ -5,7 +5,6 @@ import io.linkwatch.passive.nic.HccnToolText;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,9 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class NpuPinger implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NpuPinger.class);
-
-  /** Failed paths probed again each round, at most. */
-  private static final int RECHECKS = 2;
 
   /** Members tried for a second pass, at most, until two have pinged. */
   private static final int SECOND_PASS_TRIES = 4;
@@ -184,31 +180,14 @@ public final class NpuPinger implements AutoCloseable {
       results.addAll(pingPeer(peer, "sent"));
       probed.add(peer);
     }
-    List<PathResult> rechecks =
-        latest.values().stream()
-            .filter(r -> r.verdict().blames() && !probed.contains(r.peer()))
-            .sorted(Comparator.comparing(PathResult::at))
-            .limit(RECHECKS)
-            .toList();
-    for (PathResult r : rechecks) {
+    for (PathResult r : SecondPass.rechecks(latest.values(), probed)) {
       PathResult again = pingPort(r.peer(), device(r.srcNic()), "recheck");
       if (again != null) {
         results.add(again);
       }
     }
-    List<PathResult> settled = new ArrayList<>();
-    for (PathResult r : results) {
-      if (!r.verdict().needsSecondPass()) {
-        settled.add(r);
-        continue;
-      }
-      List<PathResult> others = secondPass(r, m.members(), probed);
-      settled.add(
-          r.withOthersAnswered(
-              others.isEmpty() ? -1 : (int) others.stream().filter(PathResult::ok).count()));
-      settled.addAll(others);
-    }
-    settled.forEach(r -> latest.put(key(r.peer(), device(r.srcNic())), r));
+    SecondPass.settle(results, failed -> secondPass(failed, m.members(), probed))
+        .forEach(r -> latest.put(key(r.peer(), device(r.srcNic())), r));
   }
 
   /** Every port this host and {@code peer} both have, port N to port N. */
@@ -238,21 +217,13 @@ public final class NpuPinger implements AutoCloseable {
   private List<PathResult> secondPass(PathResult failed, List<String> members, Set<String> probed)
       throws InterruptedException {
     int device = device(failed.srcNic());
-    List<String> candidates = new ArrayList<>();
-    latest.values().stream()
-        .filter(r -> r.ok() && device(r.srcNic()) == device && !probed.contains(r.peer()))
-        .sorted(Comparator.comparing(PathResult::at).reversed())
-        .forEach(r -> candidates.add(r.peer()));
-    List<String> rest = new ArrayList<>();
-    for (String member : members) {
-      if (!candidates.contains(member)
-          && !probed.contains(member)
-          && !member.equals(failed.peer())) {
-        rest.add(member);
-      }
-    }
-    java.util.Collections.shuffle(rest);
-    candidates.addAll(rest);
+    Set<String> excluded = new HashSet<>(probed);
+    excluded.add(failed.peer());
+    List<String> candidates =
+        SecondPass.candidates(
+            latest.values().stream().filter(r -> device(r.srcNic()) == device).toList(),
+            members,
+            excluded);
     List<PathResult> out = new ArrayList<>();
     // A member that lists no such port costs an identity request: a few tries, not the fleet.
     for (String peer : candidates.subList(0, Math.min(SECOND_PASS_TRIES, candidates.size()))) {

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,9 +47,6 @@ public final class PeerProber implements AutoCloseable {
 
   /** Probes of one host at once, at most: four partners a round at most, plus second passes. */
   private static final int IN_FLIGHT = 4;
-
-  /** Failed peers probed again each round, at most. */
-  private static final int RECHECKS = 2;
 
   /** Why a probe runs: the schedule, a recheck of a failed peer, or a second pass. */
   private enum Kind {
@@ -224,11 +220,8 @@ public final class PeerProber implements AutoCloseable {
     // Peers that failed when last probed are probed again every round (while the budget allows),
     // so a peer named clears within a round of its repair instead of at its next meeting.
     List<String> rechecks =
-        latest.values().stream()
-            .filter(x -> x.verdict().blames() && !partners.contains(x.peer()))
-            .sorted(Comparator.comparing(PathResult::at))
+        SecondPass.rechecks(latest.values(), new HashSet<>(partners)).stream()
             .map(PathResult::peer)
-            .limit(RECHECKS)
             .toList();
     if (npu != null) {
       // On its own thread: the NPU ports' pings run beside the host's echoes.
@@ -241,19 +234,10 @@ public final class PeerProber implements AutoCloseable {
     Set<String> probed = new HashSet<>(partners);
     probed.addAll(rechecks);
     // A failure is kept only with its second pass's outcome: until then nobody may be blamed.
-    List<PathResult> settled = new ArrayList<>();
-    for (PathResult result : results) {
-      if (!result.verdict().needsSecondPass()) {
-        settled.add(result);
-        continue;
-      }
-      List<PathResult> others = secondPass(result, members, probed);
-      settled.add(
-          result.withOthersAnswered(
-              others.isEmpty() ? -1 : (int) others.stream().filter(PathResult::ok).count()));
-      settled.addAll(others);
-    }
-    settled.forEach(x -> latest.put(x.peer(), x));
+    List<String> others =
+        members.stream().map(Member::host).filter(h -> !h.equals(self.host())).toList();
+    SecondPass.settle(results, failed -> secondPass(failed, others, probed))
+        .forEach(x -> latest.put(x.peer(), x));
     version.incrementAndGet();
     return true;
   }
@@ -331,24 +315,9 @@ public final class PeerProber implements AutoCloseable {
    * probed this round, so a failure is settled even before anything has passed. Returns their
    * results, not yet kept.
    */
-  private List<PathResult> secondPass(PathResult failed, List<Member> members, Set<String> probed)
+  private List<PathResult> secondPass(PathResult failed, List<String> others, Set<String> probed)
       throws InterruptedException {
-    List<String> candidates = new ArrayList<>();
-    latest.values().stream()
-        .filter(r -> r.ok() && !probed.contains(r.peer()))
-        .sorted(Comparator.comparing(PathResult::at).reversed())
-        .forEach(r -> candidates.add(r.peer()));
-    List<String> rest = new ArrayList<>();
-    for (Member m : members) {
-      if (!m.host().equals(self.host())
-          && !probed.contains(m.host())
-          && !candidates.contains(m.host())) {
-        rest.add(m.host());
-      }
-    }
-    Collections.shuffle(rest);
-    candidates.addAll(rest);
-    candidates.retainAll(members.stream().map(Member::host).toList());
+    List<String> candidates = SecondPass.candidates(latest.values(), others, probed);
     List<String> chosen = candidates.subList(0, Math.min(2, candidates.size()));
     probed.addAll(chosen);
     log.debug("peers: {} {}; second pass through {}", failed.peer(), failed.verdict().id(), chosen);

@@ -86,6 +86,12 @@ class NpuPingerTest {
             () -> new AssertionError("no path " + nic + " to " + peer + ": " + p.latest()));
   }
 
+  /** Whom port {@code nic}'s paths name, as the prober's snapshot judges each port. */
+  private static List<PeerFindings.Suspect> judged(NpuPinger p, String nic) {
+    return PeerFindings.judge(
+        SELF, nic, p.latest().stream().filter(r -> r.srcNic().equals(nic)).toList());
+  }
+
   @Test
   void aPeersDeadPortIsNamedAfterTheSamePortAnsweredElsewhere() throws Exception {
     NpuPinger p = pinger();
@@ -105,9 +111,7 @@ class NpuPingerTest {
     assertThat(path(p, C, "npu1").secondPass()).isTrue();
     assertThat(p.counts()).containsEntry("sent", 4L).containsEntry("second_pass", 2L);
 
-    List<PeerFindings.Suspect> npu1 =
-        PeerFindings.judge(
-            SELF, "npu1", p.latest().stream().filter(r -> r.srcNic().equals("npu1")).toList());
+    List<PeerFindings.Suspect> npu1 = judged(p, "npu1");
     assertThat(npu1)
         .singleElement()
         .satisfies(
@@ -116,11 +120,7 @@ class NpuPingerTest {
               assertThat(s.host()).isEqualTo(B);
               assertThat(s.nic()).isEqualTo("npu1");
             });
-    assertThat(
-            PeerFindings.judge(
-                SELF, "npu0", p.latest().stream().filter(r -> r.srcNic().equals("npu0")).toList()))
-        .as("nobody on npu0")
-        .isEmpty();
+    assertThat(judged(p, "npu0")).as("nobody on npu0").isEmpty();
     // Identities are kept: three members asked once each over the two rounds.
     assertThat(identityRequests).hasValue(3);
   }
@@ -133,9 +133,7 @@ class NpuPingerTest {
     assertThat(path(p, A, "npu0").ok()).isTrue();
     assertThat(path(p, A, "npu1").verdict()).isEqualTo(PathVerdict.UNREACHABLE);
     assertThat(path(p, C, "npu1").verdict()).isEqualTo(PathVerdict.UNREACHABLE);
-    List<PeerFindings.Suspect> npu1 =
-        PeerFindings.judge(
-            SELF, "npu1", p.latest().stream().filter(r -> r.srcNic().equals("npu1")).toList());
+    List<PeerFindings.Suspect> npu1 = judged(p, "npu1");
     assertThat(npu1)
         .singleElement()
         .satisfies(
