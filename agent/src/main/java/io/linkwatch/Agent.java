@@ -212,7 +212,13 @@ public final class Agent implements AutoCloseable {
                         config.passive().hccnTool(),
                         config.passive().hccnToolTimeout(),
                         System.getenv()),
-                    requests::identity,
+                    member -> {
+                      try {
+                        return requests.identity(member);
+                      } catch (java.io.IOException e) {
+                        throw new java.io.IOException(e.getMessage() + requests.httpsHint(), e);
+                      }
+                    },
                     java.time.Clock.systemUTC()));
         peerProber.set(prober);
         echo =

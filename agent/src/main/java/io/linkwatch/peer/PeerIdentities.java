@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (an address may be changed), or after {@link #RETRY} when it did not answer.
  */
 public final class PeerIdentities {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(PeerIdentities.class);
+
   /** How long an identity is used before it is asked for again. */
   static final Duration KEEP = Duration.ofMinutes(10);
 
@@ -58,6 +61,11 @@ public final class PeerIdentities {
       throw ie;
     } catch (Exception ex) {
       String why = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+      if (e == null || e.error() == null) {
+        // Once per run of failures: its NPU ports go unpinged (or pinged at the last addresses
+        // known) until it answers.
+        log.warn("peers: cannot read the identity of {}: {}", member, why);
+      }
       known.put(
           member, new Entry(e == null ? Collections.emptySortedMap() : e.npuPorts(), now, why));
     }
