@@ -216,7 +216,12 @@ public final class Agent implements AutoCloseable {
                       try {
                         return requests.identity(member);
                       } catch (java.io.IOException e) {
-                        throw new java.io.IOException(e.getMessage() + requests.httpsHint(), e);
+                        // An answer with a status came over the right scheme; a connection
+                        // that failed without one may be plain HTTP to an https agent.
+                        String why = String.valueOf(e.getMessage());
+                        throw why.startsWith("HTTP ")
+                            ? e
+                            : new java.io.IOException(why + requests.httpsHint(), e);
                       }
                     },
                     java.time.Clock.systemUTC()));

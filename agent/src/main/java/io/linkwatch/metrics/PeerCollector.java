@@ -184,17 +184,23 @@ public final class PeerCollector implements MultiCollector {
                 + " as suspect_host) and each other peer that failed while others answered"
                 + " (kind=peer).",
             null);
+    // One series per label set: two judgements that name the same suspect alike (the host's
+    // echoes and a port's pings, say) would otherwise fail the whole scrape.
+    java.util.Set<List<String>> written = new java.util.HashSet<>();
     for (Suspect x : s.suspects()) {
-      suspect.add(
-          1,
-          "kind",
-          x.kind().id(),
-          "suspect_host",
-          x.host(),
-          "suspect_nic",
-          x.nic() == null ? "" : x.nic(),
-          "verdict",
-          x.verdict().id());
+      String[] l = {
+        "kind",
+        x.kind().id(),
+        "suspect_host",
+        x.host(),
+        "suspect_nic",
+        x.nic() == null ? "" : x.nic(),
+        "verdict",
+        x.verdict().id()
+      };
+      if (written.add(List.of(l))) {
+        suspect.add(1, l);
+      }
     }
   }
 

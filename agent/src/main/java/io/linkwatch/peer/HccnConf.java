@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  */
 public final class HccnConf {
   private static final Pattern ADDRESS =
-      Pattern.compile("^\\s*address_(\\d+)\\s*=\\s*(\\d{1,3}(?:\\.\\d{1,3}){3})\\s*$");
+      Pattern.compile("^\\s*address_(\\d{1,4})\\s*=\\s*(\\d{1,3}(?:\\.\\d{1,3}){3})\\s*$");
 
   private HccnConf() {}
 

@@ -55,7 +55,13 @@ public final class NpuPinger implements AutoCloseable {
   private final AtomicReference<Meeting> pending = new AtomicReference<>();
   private final Thread thread;
   private volatile boolean closed;
-  private volatile String lastError;
+  private volatile boolean busy;
+
+  /** Why the tool could not ping from each port when it last tried; a port that pinged is gone. */
+  private final Map<Integer, String> errors = new ConcurrentHashMap<>();
+
+  /** Why nothing can be pinged here at all (no addresses, no tool), or null. */
+  private volatile String problem;
 
   /** A round's partners, and the members then listed. */
   record Meeting(List<String> partners, List<String> members) {}
@@ -99,7 +105,9 @@ public final class NpuPinger implements AutoCloseable {
     String problem = null;
     try {
       ports = HccnConf.read(c.hccnConf());
-      if (ports.isEmpty()) {
+      if (!java.nio.file.Files.exists(c.hccnConf())) {
+        problem = c.hccnConf() + " does not exist";
+      } else if (ports.isEmpty()) {
         problem = c.hccnConf() + " lists no NPU port address (address_N=IP)";
       }
     } catch (java.io.IOException e) {
@@ -118,7 +126,7 @@ public final class NpuPinger implements AutoCloseable {
             ports, tool::ping, new PeerIdentities(fetch, clock), config.lossThreshold(), clock);
     if (problem != null) {
       log.warn("peers.npu_ping: {}", problem);
-      p.lastError = problem;
+      p.problem = problem;
     } else {
       log.info("peers: NPU port pings from {} ports ({})", ports.size(), c.hccnConf());
     }
@@ -136,15 +144,17 @@ public final class NpuPinger implements AutoCloseable {
   }
 
   /**
-   * This round's partners: their ports are pinged, with up to two peers that failed before, once
-   * the last round's pings are done; a round that comes before is left out.
+   * This round's partners: their ports are pinged, with up to two peers that failed before; a round
+   * that comes while the last round's pings still run is left out and counted, never queued.
    */
   public void meet(List<String> partners, List<String> members) {
     Meeting m = new Meeting(List.copyOf(partners), List.copyOf(members));
     synchronized (pending) {
-      if (pending.getAndSet(m) != null) {
+      if (busy || pending.get() != null) {
         counts.get("skipped_busy").incrementAndGet();
+        return;
       }
+      pending.set(m);
       pending.notifyAll();
     }
   }
@@ -158,35 +168,59 @@ public final class NpuPinger implements AutoCloseable {
             pending.wait();
           }
           m = pending.getAndSet(null);
+          busy = m != null;
         }
-        if (m != null) {
+        if (m != null && !closed) {
           round(m);
         }
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
         log.warn("peer NPU pings: {}", e.toString());
+      } finally {
+        busy = false;
       }
     }
   }
 
   /** One round: the partners' ports, the failed paths again, and second passes. */
   void round(Meeting m) throws InterruptedException {
-    latest.keySet().removeIf(k -> !m.members().contains(peerOf(k)));
-    identities.retain(m.members());
+    if (own.isEmpty()) {
+      return; // nothing to ping from: no peer is asked for its ports
+    }
+    Set<String> members = new HashSet<>(m.members());
+    latest.keySet().removeIf(k -> !members.contains(peerOf(k)));
+    identities.retain(members);
     List<PathResult> results = new ArrayList<>();
+    // Pinged this round from every port: no second pass of any port goes through them.
     Set<String> probed = new HashSet<>();
     for (String peer : m.partners()) {
       results.addAll(pingPeer(peer, "sent"));
       probed.add(peer);
     }
     for (PathResult r : SecondPass.rechecks(latest.values(), probed)) {
-      PathResult again = pingPort(r.peer(), device(r.srcNic()), "recheck");
+      int device = device(r.srcNic());
+      if (!identities.npuPorts(r.peer()).containsKey(device)) {
+        // The peer no longer lists that port: nothing to recheck, and no slot held by it.
+        latest.remove(key(r.peer(), device));
+        continue;
+      }
+      probed.add(r.peer());
+      PathResult again = pingPort(r.peer(), device, "recheck");
       if (again != null) {
         results.add(again);
       }
     }
-    SecondPass.settle(results, failed -> secondPass(failed, m.members(), probed))
+    // A second pass's members are excluded for that port only: the other ports still need them.
+    Map<Integer, Set<String>> passedThrough = new java.util.TreeMap<>();
+    SecondPass.settle(
+            results,
+            failed -> {
+              Set<String> excluded =
+                  passedThrough.computeIfAbsent(
+                      device(failed.srcNic()), d -> new HashSet<>(probed));
+              return secondPass(failed, members, excluded);
+            })
         .forEach(r -> latest.put(key(r.peer(), device(r.srcNic())), r));
   }
 
@@ -214,7 +248,7 @@ public final class NpuPinger implements AutoCloseable {
    * The same port to the same port of two other members: those whose path from it passed most
    * recently, then others at random.
    */
-  private List<PathResult> secondPass(PathResult failed, List<String> members, Set<String> probed)
+  private List<PathResult> secondPass(PathResult failed, Set<String> members, Set<String> probed)
       throws InterruptedException {
     int device = device(failed.srcNic());
     Set<String> excluded = new HashSet<>(probed);
@@ -246,18 +280,21 @@ public final class NpuPinger implements AutoCloseable {
     Instant at = clock.instant();
     HccnTool.PingRead read = tool.ping(device, address);
     if (!(read instanceof HccnTool.Pinged pinged)) {
+      if (closed) {
+        return null; // the agent stops: the call was cut short, no failure of the tool's
+      }
       counts.get("failed").incrementAndGet();
       String why =
           read instanceof HccnTool.Failed f
               ? f.call() + ": " + f.reason()
               : ((HccnTool.Absent) read).reason();
-      if (!why.equals(lastError)) {
+      if (!why.equals(errors.put(device, why))) {
+        // Once per port and reason, not every round.
         log.warn("peer NPU pings: npu{} to {} ({}): {}", device, peer, address, why);
       }
-      lastError = why;
       return null;
     }
-    lastError = null;
+    errors.remove(device);
     HccnToolText.Ping p = pinged.ping();
     List<Double> rtts = p.rttSeconds().stream().sorted().toList();
     double sum = rtts.stream().mapToDouble(Double::doubleValue).sum();
@@ -315,9 +352,18 @@ public final class NpuPinger implements AutoCloseable {
     return out;
   }
 
-  /** Why the tool could not ping when it last tried, or null once it pinged again. */
+  /**
+   * Why this host cannot ping (no addresses, no tool), or why the tool could not ping from a port
+   * when it last tried ({@code npu1: ...}); null while every port pings.
+   */
   public String lastError() {
-    return lastError;
+    if (problem != null) {
+      return problem;
+    }
+    return errors.entrySet().stream()
+        .min(Map.Entry.comparingByKey())
+        .map(e -> "npu" + e.getKey() + ": " + e.getValue())
+        .orElse(null);
   }
 
   @Override

@@ -362,12 +362,13 @@ public final class PeerProber implements AutoCloseable {
       select(npu.latest(), s, me, listed, now, npuWindow, npuShown);
       if (me != null) {
         // Each port judged on its own paths: one port failing to every peer is that port, not
-        // the host, and its peers' same port failing from here is theirs.
+        // the host, and its peers' same port failing from here is theirs. The members' `tor` is
+        // the switch of their host NICs, not of the NPU ports' fabric: no switch is named from
+        // the ports' pings (and one switch is never named twice).
         Map<String, List<PathResult>> byPort = new java.util.TreeMap<>();
         npuWindow.forEach(r -> byPort.computeIfAbsent(r.srcNic(), n -> new ArrayList<>()).add(r));
         byPort.forEach(
-            (port, paths) ->
-                suspects.addAll(PeerFindings.judge(me.host(), port, me.tor(), paths, torOf)));
+            (port, paths) -> suspects.addAll(PeerFindings.judge(me.host(), port, paths)));
       }
       npuPaths =
           new PeerSnapshot.NpuPaths(

@@ -41,16 +41,19 @@ final class SecondPass {
    */
   static List<String> candidates(
       Collection<PathResult> latest, Collection<String> members, Set<String> excluded) {
+    Set<String> listed =
+        members instanceof Set<String> set ? set : new java.util.HashSet<>(members);
     List<String> out = new ArrayList<>();
     latest.stream()
-        .filter(r -> r.ok() && !excluded.contains(r.peer()) && members.contains(r.peer()))
+        .filter(r -> r.ok() && !excluded.contains(r.peer()) && listed.contains(r.peer()))
         .sorted(Comparator.comparing(PathResult::at).reversed())
         .map(PathResult::peer)
         .distinct()
         .forEach(out::add);
+    Set<String> first = new java.util.HashSet<>(out);
     List<String> rest = new ArrayList<>();
     for (String m : members) {
-      if (!excluded.contains(m) && !out.contains(m)) {
+      if (!excluded.contains(m) && !first.contains(m)) {
         rest.add(m);
       }
     }

@@ -126,6 +126,41 @@ class NpuPingerTest {
   }
 
   @Test
+  void everyPortOfADeadPeerGetsItsOwnSecondPass() throws Exception {
+    NpuPinger p = pinger();
+    identities.put(B, ports(LOST, "10.255.255.10"));
+    p.round(new NpuPinger.Meeting(List.of(B), List.of(A, B, C)));
+    // Port 0's second pass went through A and C; port 1 still needs them on its own port.
+    assertThat(path(p, B, "npu0").othersAnswered()).isEqualTo(2);
+    assertThat(path(p, B, "npu1").othersAnswered()).isEqualTo(2);
+    assertThat(judged(p, "npu0")).extracting(PeerFindings.Suspect::host).containsExactly(B);
+    assertThat(judged(p, "npu1")).extracting(PeerFindings.Suspect::host).containsExactly(B);
+  }
+
+  @Test
+  void aRoundThatComesWhileTheLastOnesPingsRunIsLeftOutNotQueued() throws Exception {
+    NpuPinger p = pinger();
+    identities.put(B, ports(LOST, "10.255.255.10"));
+    p.start();
+    try {
+      p.meet(List.of(B), List.of(A, B, C)); // about 18 s of lost echoes: 2 ports, 2 passes each
+      p.meet(List.of(A), List.of(A, B, C));
+      p.meet(List.of(C), List.of(A, B, C));
+      assertThat(p.counts()).containsEntry("skipped_busy", 2L);
+      long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (p.latest().size() < 6 && System.nanoTime() < end) {
+        Thread.sleep(200);
+      }
+      assertThat(p.counts())
+          .as("only the first round ran: B's two ports, then A's and C's as second passes")
+          .containsEntry("sent", 2L)
+          .containsEntry("second_pass", 4L);
+    } finally {
+      p.close();
+    }
+  }
+
+  @Test
   void aDeadPortHereNamesItselfAndNoPeer() throws Exception {
     NpuPinger p = pinger();
     SimControl.write(dir.resolve("control"), "nic 1 down");
@@ -150,7 +185,7 @@ class NpuPingerTest {
     p.round(new NpuPinger.Meeting(List.of(A), List.of(A, B, C)));
     assertThat(p.latest()).as("no path judged on a tool's failure").isEmpty();
     assertThat(p.counts()).containsEntry("failed", 2L);
-    assertThat(p.lastError()).startsWith("hccn_tool -ping: exit status 1");
+    assertThat(p.lastError()).startsWith("npu0: hccn_tool -ping: exit status 1");
   }
 
   @Test

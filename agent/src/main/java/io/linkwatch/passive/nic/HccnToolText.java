@@ -36,9 +36,11 @@ public final class HccnToolText {
   }
 
   private static final Pattern PING_SUMMARY =
-      Pattern.compile("(?im)^\\s*(\\d+)\\s+packets?\\s+transmitted,\\s*(\\d+)\\s+received\\b");
+      Pattern.compile(
+          "(?im)^\\s*(\\d{1,9})\\s+packets?\\s+transmitted,\\s*(\\d{1,9})\\s+received\\b");
   private static final Pattern PING_REPLY =
-      Pattern.compile("(?im)^\\s*recv\\s+seq\\s*=\\s*\\d+\\s*,\\s*time\\s*=\\s*([0-9.]+)\\s*ms");
+      Pattern.compile(
+          "(?im)^\\s*recv\\s+seq\\s*=\\s*\\d+\\s*,\\s*time\\s*=\\s*([0-9]+(?:\\.[0-9]+)?)\\s*ms");
 
   /**
    * {@code -ping}'s answer: {@code device 0 PING 10.10.100.10}, a line per echo ({@code recv

@@ -194,6 +194,13 @@ class HccnToolTextTest {
     assertThat(HccnToolText.ping("device 0 PING 10.10.100.10\nrecv seq=0,time=0.067000ms\n"))
         .as("no summary: the ping did not finish")
         .isEmpty();
+    assertThat(
+            HccnToolText.ping(
+                    "recv seq=0,time=1.2.3ms\n1 packets transmitted, 1 received, 0.00% packet loss")
+                .orElseThrow()
+                .rttSeconds())
+        .as("a time of another shape is no time, and no failure")
+        .isEmpty();
     assertThat(HccnToolText.ping("1 packets transmitted, 2 received, 0.00% packet loss"))
         .as("more received than sent")
         .isEmpty();
