@@ -212,18 +212,7 @@ public final class Agent implements AutoCloseable {
                         config.passive().hccnTool(),
                         config.passive().hccnToolTimeout(),
                         System.getenv()),
-                    member -> {
-                      try {
-                        return requests.identity(member);
-                      } catch (java.io.IOException e) {
-                        // An answer with a status came over the right scheme; a connection
-                        // that failed without one may be plain HTTP to an https agent.
-                        String why = String.valueOf(e.getMessage());
-                        throw why.startsWith("HTTP ")
-                            ? e
-                            : new java.io.IOException(why + requests.httpsHint(), e);
-                      }
-                    },
+                    requests::identity,
                     java.time.Clock.systemUTC()));
         peerProber.set(prober);
         echo =

@@ -2,7 +2,6 @@ package io.linkwatch.peer;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.SortedMap;
@@ -25,13 +24,14 @@ public final class HccnConf {
   /** The path where the driver's tools keep it. */
   public static final Path DEFAULT = Path.of("/etc/hccn.conf");
 
-  /** Each device's port address, by device; empty where the file does not exist. */
+  /**
+   * Each device's port address, by device.
+   *
+   * @throws java.nio.file.NoSuchFileException where the file does not exist (a host without the
+   *     driver's network configuration)
+   */
   public static SortedMap<Integer, String> read(Path file) throws IOException {
-    try {
-      return parse(Files.readString(file));
-    } catch (NoSuchFileException e) {
-      return Collections.emptySortedMap();
-    }
+    return parse(Files.readString(file));
   }
 
   /** The addresses in {@code text}; a line of another shape is passed over. */

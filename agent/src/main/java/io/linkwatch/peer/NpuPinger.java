@@ -2,6 +2,7 @@ package io.linkwatch.peer;
 
 import io.linkwatch.passive.nic.HccnTool;
 import io.linkwatch.passive.nic.HccnToolText;
+import io.linkwatch.util.Stats;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,10 +52,14 @@ public final class NpuPinger implements AutoCloseable {
   private final Clock clock;
   private final Map<String, PathResult> latest = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> counts = new LinkedHashMap<>();
-  private final AtomicReference<Meeting> pending = new AtomicReference<>();
   private final Thread thread;
   private volatile boolean closed;
-  private volatile boolean busy;
+
+  /** The round waiting for the thread, and whether one runs: both guarded by {@code turn}. */
+  private final Object turn = new Object();
+
+  private Meeting pending;
+  private boolean busy;
 
   /** Why the tool could not ping from each port when it last tried; a port that pinged is gone. */
   private final Map<Integer, String> errors = new ConcurrentHashMap<>();
@@ -105,11 +109,12 @@ public final class NpuPinger implements AutoCloseable {
     String problem = null;
     try {
       ports = HccnConf.read(c.hccnConf());
-      if (!java.nio.file.Files.exists(c.hccnConf())) {
-        problem = c.hccnConf() + " does not exist";
-      } else if (ports.isEmpty()) {
+      if (ports.isEmpty()) {
         problem = c.hccnConf() + " lists no NPU port address (address_N=IP)";
       }
+    } catch (java.nio.file.NoSuchFileException e) {
+      ports = java.util.Collections.emptySortedMap();
+      problem = c.hccnConf() + " does not exist";
     } catch (java.io.IOException e) {
       ports = java.util.Collections.emptySortedMap();
       problem = "cannot read " + c.hccnConf() + ": " + e.getMessage();
@@ -149,13 +154,13 @@ public final class NpuPinger implements AutoCloseable {
    */
   public void meet(List<String> partners, List<String> members) {
     Meeting m = new Meeting(List.copyOf(partners), List.copyOf(members));
-    synchronized (pending) {
-      if (busy || pending.get() != null) {
+    synchronized (turn) {
+      if (busy || pending != null) {
         counts.get("skipped_busy").incrementAndGet();
         return;
       }
-      pending.set(m);
-      pending.notifyAll();
+      pending = m;
+      turn.notifyAll();
     }
   }
 
@@ -163,11 +168,12 @@ public final class NpuPinger implements AutoCloseable {
     while (!closed) {
       Meeting m;
       try {
-        synchronized (pending) {
-          while (pending.get() == null && !closed) {
-            pending.wait();
+        synchronized (turn) {
+          while (pending == null && !closed) {
+            turn.wait();
           }
-          m = pending.getAndSet(null);
+          m = pending;
+          pending = null;
           busy = m != null;
         }
         if (m != null && !closed) {
@@ -178,7 +184,9 @@ public final class NpuPinger implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn("peer NPU pings: {}", e.toString());
       } finally {
-        busy = false;
+        synchronized (turn) {
+          busy = false;
+        }
       }
     }
   }
@@ -296,8 +304,7 @@ public final class NpuPinger implements AutoCloseable {
     }
     errors.remove(device);
     HccnToolText.Ping p = pinged.ping();
-    List<Double> rtts = p.rttSeconds().stream().sorted().toList();
-    double sum = rtts.stream().mapToDouble(Double::doubleValue).sum();
+    double[] rtts = p.rttSeconds().stream().mapToDouble(Double::doubleValue).toArray();
     String nic = "npu" + device;
     return new PathResult(
         peer,
@@ -305,9 +312,9 @@ public final class NpuPinger implements AutoCloseable {
         nic,
         p.sent(),
         p.received(),
-        quantile(rtts, 0.5),
-        quantile(rtts, 0.99),
-        sum,
+        rtts.length == 0 ? Double.NaN : Stats.quantile(rtts, 0.5),
+        rtts.length == 0 ? Double.NaN : Stats.quantile(rtts, 0.99),
+        java.util.Arrays.stream(rtts).sum(),
         false,
         Double.NaN,
         p.received() == 0 ? "no echo came back from " + address : null,
@@ -315,14 +322,6 @@ public final class NpuPinger implements AutoCloseable {
         false,
         PathVerdict.judge(p.sent(), p.received(), false, false, lossThreshold),
         -1);
-  }
-
-  private static double quantile(List<Double> sorted, double q) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int i = (int) Math.ceil(q * sorted.size()) - 1;
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
   }
 
   private static String key(String peer, int device) {
@@ -369,8 +368,8 @@ public final class NpuPinger implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    synchronized (pending) {
-      pending.notifyAll();
+    synchronized (turn) {
+      turn.notifyAll();
     }
     thread.interrupt();
     try {

@@ -345,7 +345,7 @@ public final class PeerProber implements AutoCloseable {
     Duration cover = s == null ? null : round.multipliedBy(Math.max(1, s.coverRounds()));
     List<PathResult> window = new ArrayList<>();
     List<PathResult> shown = new ArrayList<>();
-    select(latest.values(), s, me, listed, now, window, shown);
+    select(latest.values(), me, listed, now, round, cover, window, shown);
     String selfNic = mostCommonNic(window);
     Map<String, Long> probeCounts = new LinkedHashMap<>();
     counts.forEach((k, v) -> probeCounts.put(k, v.get()));
@@ -359,7 +359,7 @@ public final class PeerProber implements AutoCloseable {
     if (npu != null) {
       List<PathResult> npuWindow = new ArrayList<>();
       List<PathResult> npuShown = new ArrayList<>();
-      select(npu.latest(), s, me, listed, now, npuWindow, npuShown);
+      select(npu.latest(), me, listed, now, round, cover, npuWindow, npuShown);
       if (me != null) {
         // Each port judged on its own paths: one port failing to every peer is that port, not
         // the host, and its peers' same port failing from here is theirs. The members' `tor` is
@@ -399,17 +399,16 @@ public final class PeerProber implements AutoCloseable {
    */
   private static void select(
       java.util.Collection<PathResult> results,
-      PeerSchedule s,
       Member me,
       Map<String, Member> listed,
       Instant now,
+      Duration round,
+      Duration cover,
       List<PathResult> window,
       List<PathResult> shown) {
-    if (s == null || me == null) {
+    if (round == null || me == null) {
       return;
     }
-    Duration round = s.roundLength();
-    Duration cover = round.multipliedBy(Math.max(1, s.coverRounds()));
     Instant since = now.minus(cover).minus(round);
     Instant recent = now.minus(round.multipliedBy(2));
     String tor = me.tor();

@@ -200,6 +200,58 @@ class NpuPingerTest {
   }
 
   @Test
+  void withoutAddressesAutoPingsNothingAndTrueSaysWhy() throws Exception {
+    HccnTool tool =
+        new HccnTool(
+            Path.of(System.getenv("LINKWATCH_NATIVE_BUILD"), "hccn_tool"),
+            Duration.ofSeconds(5),
+            Map.of("PATH", System.getenv("PATH")));
+    Path missing = dir.resolve("no-hccn.conf");
+    Path empty = Files.writeString(dir.resolve("empty.conf"), "# no ports\nnetmask_0=255.0.0.0\n");
+    PeerIdentities.Fetch never =
+        member -> {
+          throw new AssertionError("no identity is asked for without a port here");
+        };
+    assertThat(
+            NpuPinger.of(
+                config(PeerConfig.NpuPing.Mode.AUTO, missing), tool, never, Clock.systemUTC()))
+        .isNull();
+    assertThat(
+            NpuPinger.of(
+                config(PeerConfig.NpuPing.Mode.OFF, empty), tool, never, Clock.systemUTC()))
+        .isNull();
+    NpuPinger on =
+        NpuPinger.of(config(PeerConfig.NpuPing.Mode.ON, missing), tool, never, Clock.systemUTC());
+    assertThat(on.lastError()).isEqualTo(missing + " does not exist");
+    on.round(new NpuPinger.Meeting(List.of(A), List.of(A, B)));
+    assertThat(on.latest()).isEmpty();
+    assertThat(
+            NpuPinger.of(config(PeerConfig.NpuPing.Mode.ON, empty), tool, never, Clock.systemUTC())
+                .lastError())
+        .isEqualTo(empty + " lists no NPU port address (address_N=IP)");
+  }
+
+  private static PeerConfig config(PeerConfig.NpuPing.Mode mode, Path hccnConf) {
+    PeerConfig d = PeerConfig.NONE;
+    return new PeerConfig(
+        d.staticMembers(),
+        d.httpSd(),
+        d.httpSdRefresh(),
+        d.slurm(),
+        d.kubernetes(),
+        d.self(),
+        d.round(),
+        d.budgetPerHour(),
+        d.echoes(),
+        d.payloadBytes(),
+        d.timeout(),
+        d.lossThreshold(),
+        d.collective(),
+        new PeerConfig.NpuPing(mode, hccnConf),
+        d.httpConfigFile());
+  }
+
+  @Test
   void hccnConfGivesTheAddressesByDevice() {
     assertThat(
             HccnConf.parse(

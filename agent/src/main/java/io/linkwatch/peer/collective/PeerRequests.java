@@ -51,12 +51,21 @@ public final class PeerRequests {
     return http.send(request, body);
   }
 
-  /** {@code member}'s {@code /api/v1/identity}; throws with the status and the answer's line. */
+  /**
+   * {@code member}'s {@code /api/v1/identity}; throws with the status and the answer's line, or,
+   * where no answer came, with the https hint.
+   */
   public String identity(String member) throws java.io.IOException, InterruptedException {
-    HttpResponse<String> r =
-        send(
-            to(member, "/api/v1/identity").timeout(Duration.ofSeconds(5)).GET().build(),
-            HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    HttpResponse<String> r;
+    try {
+      r =
+          send(
+              to(member, "/api/v1/identity").timeout(Duration.ofSeconds(5)).GET().build(),
+              HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (java.io.IOException e) {
+      // No answer at all: plain HTTP to an https agent fails just so.
+      throw new java.io.IOException(e.getMessage() + httpsHint(), e);
+    }
     if (r.statusCode() != 200) {
       String line = r.body().strip().lines().findFirst().orElse("");
       throw new java.io.IOException(
