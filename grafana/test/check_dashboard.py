@@ -374,6 +374,12 @@ def fleet_fixture_series():
             n = (4 - bad[1] if bad else 4) if verdict == "ok" else (bad[1] if bad and bad[0] == verdict else 0)
             s.append({"series": f'linkwatch_peer_paths{{{host},src_nic="eth0",verdict="{verdict}"}}',
                       "values": f"{n}+0x180"})
+        # Each host's first NPU port pinged the same port of its 4 peers; fixture-02's is dead.
+        for verdict in ("ok", "lossy", "unreachable"):
+            dead = instance == "fixture-02:10187"
+            n = (0 if dead else 4) if verdict == "ok" else (4 if dead and verdict == "unreachable" else 0)
+            s.append({"series": f'linkwatch_peer_paths{{{host},src_nic="npu0",verdict="{verdict}"}}',
+                      "values": f"{n}+0x180"})
         s.append({"series": f'linkwatch_peer_path_rtt_seconds{{{host},src_host="{instance}",src_nic="eth0",'
                             f'dst_host="fixture-05:10187",dst_nic="eth0",quantile="0.99"}}',
                   "values": "0.0004+0x180"})
